@@ -1,0 +1,5 @@
+//! One file per subcommand: each parses its arguments, calls the library and
+//! prints. No pipeline logic lives here.
+
+pub mod board;
+pub mod rules;

@@ -1,0 +1,19 @@
+//! carrom-vision: watches a carrom board through an overhead camera and keeps
+//! the score by the laws of the International Carrom Federation.
+//!
+//! The modules mirror the pipeline, and data flows one way through them:
+//!
+//! `geometry` → `template` → `calibrate` → `detect` → `track` → `strokes`
+//! → `rules` → `report`
+//!
+//! - [`geometry`]: the ICF board as data and queries, in board millimetres.
+//! - [`template`]: the exact ICF top view as an image (what `carrom board` draws).
+//! - [`contract`]: the two public JSON documents, the stroke log and the board log.
+//! - [`rules`]: the ICF (and ECC) laws as a pure function `state × stroke → decision`.
+//! - [`report`]: board logs rendered for people: text, score card, SoL.
+
+pub mod contract;
+pub mod geometry;
+pub mod report;
+pub mod rules;
+pub mod template;

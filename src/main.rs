@@ -1,0 +1,39 @@
+//! The `carrom` command: argument parsing and output over the `carrom` library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Watches a carrom board and keeps the score by the ICF laws.
+#[derive(Debug, Parser)]
+#[command(name = "carrom", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Draw the exact ICF board as seen from above (the calibration template).
+    Board(cli::board::Args),
+    /// Apply the laws to a stroke log and write the scored board log.
+    Rules(cli::rules::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Board(args) => cli::board::run(args),
+        Command::Rules(args) => cli::rules::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            // `{:#}` prints the whole context chain on one line: what failed and why.
+            eprintln!("carrom: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
