@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite, installing whatever a fresh machine lacks first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+cargo test --locked --all-targets
