@@ -20,6 +20,8 @@ enum Command {
     Board(cli::board::Args),
     /// Apply the laws to a stroke log and write the scored board log.
     Rules(cli::rules::Args),
+    /// Play and render a match clip with ground truth (for testing the vision).
+    Sim(cli::sim::Args),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Board(args) => cli::board::run(args),
         Command::Rules(args) => cli::rules::run(args),
+        Command::Sim(args) => cli::sim::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

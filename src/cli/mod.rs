@@ -3,3 +3,4 @@
 
 pub mod board;
 pub mod rules;
+pub mod sim;

@@ -7,3 +7,8 @@
 //! only thing the two halves share.
 
 pub mod scene;
+pub mod camera;
+pub mod physics;
+pub mod play;
+pub mod render;
+pub mod video;
