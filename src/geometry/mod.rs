@@ -6,5 +6,6 @@
 //! repeated as a literal elsewhere.
 
 mod names;
+pub mod spec;
 
 pub use names::{Piece, Pocket, Seat};
