@@ -311,6 +311,61 @@ pub const STRIKER_RADIUS_MM: f64 = STRIKER_DIAMETER_MM / 2.0;
 /// Maximum mass of the striker (ICF C: not more than 15.00 g), grams.
 pub const STRIKER_MAX_MASS_G: f64 = 15.0;
 
+/// The ICF figures a calibrated board can be checked against: each measured
+/// quantity's admissible range, by name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IcfTolerances {
+    /// Side of the playing surface (A.1).
+    pub playing_surface_side: Figure,
+    /// Breadth of the frame (A.2).
+    pub frame_width: Figure,
+    /// Pocket diameter (A.3).
+    pub pocket_diameter: Figure,
+    /// Base-line length, circles included (A.4 a).
+    pub base_line_length: Figure,
+    /// Thickness of the outer base line (A.4 a).
+    pub outer_base_line_thickness: Figure,
+    /// Centre-circle diameter (A.6).
+    pub centre_circle_diameter: Figure,
+    /// Outer-circle diameter (A.7).
+    pub outer_circle_diameter: Figure,
+    /// Carromman diameter (B).
+    pub carromman_diameter: Figure,
+    /// Striker diameter (C).
+    pub striker_diameter: Figure,
+}
+
+impl IcfTolerances {
+    /// The ranges the ICF laws admit.
+    pub const ICF: IcfTolerances = IcfTolerances {
+        playing_surface_side: PLAYING_SURFACE_SIDE,
+        frame_width: FRAME_WIDTH,
+        pocket_diameter: POCKET_DIAMETER,
+        base_line_length: BASE_LINE_LENGTH,
+        outer_base_line_thickness: OUTER_BASE_LINE_THICKNESS,
+        centre_circle_diameter: CENTRE_CIRCLE_DIAMETER,
+        outer_circle_diameter: OUTER_CIRCLE_DIAMETER,
+        carromman_diameter: CARROMMAN_DIAMETER,
+        striker_diameter: STRIKER_DIAMETER,
+    };
+
+    /// Every figure with a name for messages ("pocket diameter"), in the
+    /// order of the ICF text.
+    pub fn named(&self) -> [(&'static str, Figure); 9] {
+        [
+            ("playing surface side", self.playing_surface_side),
+            ("frame width", self.frame_width),
+            ("pocket diameter", self.pocket_diameter),
+            ("base line length", self.base_line_length),
+            ("outer base line thickness", self.outer_base_line_thickness),
+            ("centre circle diameter", self.centre_circle_diameter),
+            ("outer circle diameter", self.outer_circle_diameter),
+            ("carromman diameter", self.carromman_diameter),
+            ("striker diameter", self.striker_diameter),
+        ]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,25 +431,14 @@ mod tests {
         let gap_midpoint = (BASE_CIRCLE_CENTRE_ALONG_MM + BASE_CIRCLE_CENTRE_DEPTH_MM) / 2.0
             * std::f64::consts::SQRT_2;
         assert!(ARROW_TAIL_DIAGONAL_MM < gap_midpoint && gap_midpoint < ARROW_HEAD_DIAGONAL_MM);
-        assert!(ARROW_TAIL_DIAGONAL_MM > OUTER_CIRCLE_RADIUS_MM);
+        const { assert!(ARROW_TAIL_DIAGONAL_MM > OUTER_CIRCLE_RADIUS_MM) };
     }
 
     #[test]
     fn nominal_values_lie_within_their_ranges() {
-        for figure in [
-            PLAYING_SURFACE_SIDE,
-            FRAME_WIDTH,
-            FRAME_HEIGHT,
-            POCKET_DIAMETER,
-            BASE_LINE_LENGTH,
-            OUTER_BASE_LINE_THICKNESS,
-            CENTRE_CIRCLE_DIAMETER,
-            OUTER_CIRCLE_DIAMETER,
-            CARROMMAN_DIAMETER,
-            CARROMMAN_THICKNESS,
-            CARROMMAN_MASS_G,
-            STRIKER_DIAMETER,
-        ] {
+        let named = IcfTolerances::ICF.named().map(|(_, figure)| figure);
+        let others = [FRAME_HEIGHT, CARROMMAN_THICKNESS, CARROMMAN_MASS_G];
+        for figure in named.into_iter().chain(others) {
             assert!(
                 figure.min <= figure.nominal && figure.nominal <= figure.max,
                 "{figure:?}"
@@ -402,6 +446,16 @@ mod tests {
             assert!(figure.admits(figure.nominal));
             assert!(!figure.admits(figure.max + 0.01));
         }
+    }
+
+    #[test]
+    fn tolerances_reject_a_pocket_too_wide_and_accept_a_small_board() {
+        let icf = IcfTolerances::ICF;
+        assert!(!icf.pocket_diameter.admits(46.5));
+        assert!(icf.pocket_diameter.admits(43.0));
+        assert!(icf.playing_surface_side.admits(735.0));
+        assert!(!icf.playing_surface_side.admits(760.0));
+        assert_eq!(icf.named()[2].0, "pocket diameter");
     }
 
     #[test]
