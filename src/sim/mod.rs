@@ -6,9 +6,9 @@
 //! and `render` turns each into a camera image. The truth types here are the
 //! only thing the two halves share.
 
-pub mod scene;
 pub mod camera;
 pub mod physics;
 pub mod play;
 pub mod render;
+pub mod scene;
 pub mod video;
