@@ -94,7 +94,7 @@ pub enum TemplateError {
     #[error("scale {0} px/mm is outside {MIN_PX_PER_MM}..={MAX_PX_PER_MM} px/mm")]
     ScaleOutOfRange(f64),
     /// OpenCV failed while drawing or encoding.
-    #[error("OpenCV failed while {action}: {source}")]
+    #[error("OpenCV failed while {action}")]
     OpenCv {
         /// What was being done.
         action: &'static str,
@@ -105,7 +105,7 @@ pub enum TemplateError {
     #[error("the image could not be encoded as PNG")]
     PngEncoding,
     /// The PNG file could not be written.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         /// The file that was to be written.
         path: PathBuf,

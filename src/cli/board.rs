@@ -70,8 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         arrangement_for,
     })
     .context("drawing the board")?;
-    template::write_png(&drawn.image, &args.png)
-        .with_context(|| format!("writing the board image to {}", args.png.display()))?;
+    // The error names the file itself; the context says what was being done.
+    template::write_png(&drawn.image, &args.png).context("saving the board image")?;
     println!(
         "wrote {} ({} px square, {} px/mm)",
         args.png.display(),
