@@ -24,10 +24,12 @@ pub fn text(log: &BoardLog) -> String {
             board.game, board.board, board.breaker, board.white
         );
         for stroke in &board.strokes {
-            let turn = if stroke.turn_continues {
-                "plays again"
-            } else {
-                "turn passes"
+            let ends_board = board.result.is_some()
+                && Some(stroke.index) == board.strokes.last().map(|s| s.index);
+            let turn = match (ends_board, stroke.turn_continues) {
+                (true, _) => "board ends",
+                (false, true) => "plays again",
+                (false, false) => "turn passes",
             };
             let returned = if stroke.returned.is_empty() {
                 String::new()
