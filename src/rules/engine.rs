@@ -339,6 +339,12 @@ impl Engine {
         self.seat_of(index)
     }
 
+    /// The board being played, for invariant checks in tests.
+    #[cfg(test)]
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
     fn colour_of(&self, side: usize) -> Colour {
         if side == self.white_side {
             Colour::White

@@ -1437,3 +1437,178 @@ mod engine {
         assert_eq!(log.games[1].winner.as_deref(), Some("Ben"));
     }
 }
+
+// ---- Properties over random stroke sequences.
+
+mod properties {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::super::board::{Colour, Queen};
+    use crate::contract::{
+        Event, FoulCall, MatchSetup, OverboardPiece, PocketedPiece, RuleSet, Stage, Stroke,
+    };
+    use crate::geometry::{Piece, Seat};
+    use crate::rules::numbers::{CARROMMEN_PER_COLOUR, MAX_BOARD_POINTS};
+    use crate::rules::{Engine, RulesError};
+
+    /// A stroke described before the engine says whose turn it is.
+    #[derive(Debug, Clone)]
+    struct RandomStroke {
+        follow_turn: bool,
+        seat: usize,
+        touched: bool,
+        pocketed: Vec<(u8, bool)>,
+        overboard: Vec<u8>,
+        improper: bool,
+        foul: Option<bool>,
+        t_step: f64,
+    }
+
+    fn piece(code: u8) -> Piece {
+        match code % 7 {
+            0..=2 => Piece::White,
+            3..=5 => Piece::Black,
+            _ => Piece::Queen,
+        }
+    }
+
+    fn random_stroke() -> impl Strategy<Value = RandomStroke> {
+        (
+            prop::bool::weighted(0.95),
+            0usize..4,
+            prop::bool::weighted(0.9),
+            prop::collection::vec((any::<u8>(), prop::bool::weighted(0.05)), 0..4),
+            prop::collection::vec(any::<u8>(), 0..2),
+            prop::bool::weighted(0.05),
+            prop::option::weighted(0.05, any::<bool>()),
+            0.0f64..400.0,
+        )
+            .prop_map(
+                |(follow_turn, seat, touched, pocketed, overboard, improper, foul, t_step)| {
+                    RandomStroke {
+                        follow_turn,
+                        seat,
+                        touched,
+                        pocketed,
+                        overboard,
+                        improper,
+                        foul,
+                        t_step,
+                    }
+                },
+            )
+    }
+
+    fn setup(doubles: bool, ecc: bool, knockout: bool, demand: bool) -> MatchSetup {
+        let (event, players, seats) = if doubles {
+            (
+                Event::Doubles,
+                vec![
+                    "A".to_owned(),
+                    "B".to_owned(),
+                    "C".to_owned(),
+                    "D".to_owned(),
+                ],
+                BTreeMap::from([
+                    (Seat::South, "A".to_owned()),
+                    (Seat::East, "B".to_owned()),
+                    (Seat::North, "C".to_owned()),
+                    (Seat::West, "D".to_owned()),
+                ]),
+            )
+        } else {
+            (
+                Event::Singles,
+                vec!["A".to_owned(), "B".to_owned()],
+                BTreeMap::from([(Seat::South, "A".to_owned()), (Seat::North, "B".to_owned())]),
+            )
+        };
+        MatchSetup {
+            event,
+            rules: if ecc { RuleSet::Ecc } else { RuleSet::Icf },
+            players,
+            seats,
+            first_breaker: "A".to_owned(),
+            stage: if knockout {
+                Stage::Knockout
+            } else {
+                Stage::League
+            },
+            demand_extra_points: demand,
+            time_limit: ecc,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn laws_hold_over_random_matches(
+            doubles in any::<bool>(),
+            ecc in any::<bool>(),
+            knockout in any::<bool>(),
+            demand in any::<bool>(),
+            strokes in prop::collection::vec(random_stroke(), 0..400),
+        ) {
+            let mut engine = Engine::new(&setup(doubles, ecc, knockout, demand)).unwrap();
+            let mut t = 0.0;
+            let mut last_points: BTreeMap<(u32, String), u32> = BTreeMap::new();
+            let mut last_games: BTreeMap<String, u32> = BTreeMap::new();
+            for random in strokes {
+                t += random.t_step;
+                let seat = match (random.follow_turn, engine.next_seat()) {
+                    (true, Some(seat)) => seat,
+                    _ => Seat::TURN_ORDER[random.seat],
+                };
+                let stroke = Stroke {
+                    seat,
+                    t: Some(t),
+                    touched: random.touched,
+                    pocketed: random.pocketed.iter().map(|&(code, late)| PocketedPiece {
+                        piece: if code % 11 == 0 { Piece::Striker } else { piece(code) },
+                        pocket: None,
+                        t: None,
+                        late,
+                    }).collect(),
+                    overboard: random.overboard.iter().map(|&code| OverboardPiece { piece: piece(code), t: None }).collect(),
+                    improper: random.improper,
+                    foul: random.foul.map(|f| if f { FoulCall::Foul } else { FoulCall::Technical }),
+                    foul_by: None,
+                    extra: None,
+                };
+                let decision = match engine.play(&stroke) {
+                    Ok(decision) => decision.clone(),
+                    Err(RulesError::SeatWithoutPlayer { .. }) => continue,
+                    Err(RulesError::AfterMatchOver { .. }) => break,
+                    Err(other) => return Err(TestCaseError::fail(format!("unexpected error {other}"))),
+                };
+                prop_assert!(!decision.laws.is_empty(), "a decision without a law: {decision:?}");
+                let board = engine.board();
+                for colour in [Colour::White, Colour::Black] {
+                    prop_assert_eq!(board.accounted(colour), CARROMMEN_PER_COLOUR, "pieces conserved");
+                }
+                prop_assert_eq!(engine.on_board(), board.on_board());
+                prop_assert_eq!(board.on_board().queen, board.queen() == Queen::OnBoard);
+                let log = engine.board_log();
+                for entry in &log.boards {
+                    if let Some(result) = &entry.result {
+                        prop_assert!(result.points <= MAX_BOARD_POINTS, "board over 12: {result:?}");
+                        prop_assert!(!result.laws.is_empty());
+                    }
+                }
+                for game in &log.games {
+                    for (side, &points) in &game.points {
+                        let before = last_points.insert((game.game, side.clone()), points).unwrap_or(0);
+                        prop_assert!(points >= before, "score went down");
+                    }
+                }
+                for (side, &games) in &log.match_result.games {
+                    let before = last_games.insert(side.clone(), games).unwrap_or(0);
+                    prop_assert!(games >= before, "games won went down");
+                }
+            }
+        }
+    }
+}
