@@ -974,3 +974,641 @@ fn technical_foul_against_the_other_side_costs_them_a_carromman() {
     assert_eq!(out.returned, vec![Piece::Black]);
     assert_eq!(board.on_board().black, 7);
 }
+
+// ---- The match around the boards: turns, breakers, games, sides (engine level).
+
+mod engine {
+    use std::collections::BTreeMap;
+
+    use super::stroke;
+    use crate::contract::{AlertKind, Event, MatchSetup, RuleSet, Stage, Stroke};
+    use crate::geometry::Seat;
+    use crate::rules::{Engine, RulesError};
+
+    fn singles(stage: Stage) -> MatchSetup {
+        MatchSetup {
+            event: Event::Singles,
+            rules: RuleSet::Icf,
+            players: vec!["Asha".into(), "Ben".into()],
+            seats: BTreeMap::from([(Seat::South, "Asha".into()), (Seat::North, "Ben".into())]),
+            first_breaker: "Asha".into(),
+            stage,
+            demand_extra_points: false,
+            time_limit: false,
+        }
+    }
+
+    fn doubles() -> MatchSetup {
+        MatchSetup {
+            event: Event::Doubles,
+            players: vec!["Asha".into(), "Ben".into(), "Cleo".into(), "Dev".into()],
+            seats: BTreeMap::from([
+                (Seat::South, "Asha".into()),
+                (Seat::East, "Ben".into()),
+                (Seat::North, "Cleo".into()),
+                (Seat::West, "Dev".into()),
+            ]),
+            ..singles(Stage::League)
+        }
+    }
+
+    fn play_all(engine: &mut Engine, strokes: &[Stroke]) {
+        for s in strokes {
+            engine.play(s).expect("a legal stroke");
+        }
+    }
+
+    /// Singles: `winner` wins the next board by 12 (clears and covers the
+    /// Queen); if the other player is to break, he misses three times first.
+    fn win12(engine: &mut Engine, winner: &str) {
+        let breaker = engine.next_seat().expect("match not over");
+        let seat = engine.seat_of_player(winner).expect("winner sits");
+        let mut strokes = Vec::new();
+        let colour = if breaker == seat {
+            "w"
+        } else {
+            strokes.extend([
+                stroke(breaker, "-"),
+                stroke(breaker, "-"),
+                stroke(breaker, "-"),
+            ]);
+            "b"
+        };
+        strokes.push(stroke(seat, colour));
+        strokes.push(stroke(seat, &format!("q {colour}")));
+        strokes.extend((0..7).map(|_| stroke(seat, colour)));
+        play_all(engine, &strokes);
+    }
+
+    /// Singles: `winner` wins the next board by `k` coins: the loser covers the
+    /// Queen and leaves `k`, the winner clears.
+    fn win_by(engine: &mut Engine, winner: &str, k: usize) {
+        let breaker = engine.next_seat().expect("match not over");
+        let seat = engine.seat_of_player(winner).expect("winner sits");
+        let loser = seat.opposite();
+        let (loser_colour, winner_colour) = if breaker == loser {
+            ("w", "b")
+        } else {
+            ("b", "w")
+        };
+        let mut strokes = Vec::new();
+        if breaker == seat {
+            strokes.push(stroke(seat, ""));
+        }
+        strokes.push(stroke(loser, loser_colour));
+        strokes.push(stroke(loser, &format!("q {loser_colour}")));
+        strokes.extend((0..7 - k).map(|_| stroke(loser, loser_colour)));
+        strokes.push(stroke(loser, ""));
+        strokes.extend((0..9).map(|_| stroke(seat, winner_colour)));
+        play_all(engine, &strokes);
+    }
+
+    fn last_result_points(engine: &Engine) -> (Option<String>, u32) {
+        let log = engine.board_log();
+        let result = log
+            .boards
+            .last()
+            .and_then(|b| b.result.clone())
+            .expect("board finished");
+        (result.winner, result.points)
+    }
+
+    #[test]
+    fn icf_48_49_turn_passes_to_the_opponent_in_singles_and_to_the_right_in_doubles() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        assert_eq!(engine.next_seat(), Some(Seat::South));
+        engine.play(&stroke(Seat::South, "")).unwrap();
+        assert_eq!(engine.next_seat(), Some(Seat::North));
+
+        let mut engine = Engine::new(&doubles()).unwrap();
+        for (seat, next) in [
+            (Seat::South, Seat::East),
+            (Seat::East, Seat::North),
+            (Seat::North, Seat::West),
+            (Seat::West, Seat::South),
+        ] {
+            engine.play(&stroke(seat, "")).unwrap();
+            assert_eq!(engine.next_seat(), Some(next), "after {seat}");
+        }
+    }
+
+    #[test]
+    fn icf_49a_breaks_alternate_and_each_game_starts_as_the_law_says() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        win12(&mut engine, "Asha");
+        assert_eq!(engine.next_seat(), Some(Seat::North), "board 2: Ben breaks");
+        win12(&mut engine, "Asha");
+        win12(&mut engine, "Asha");
+        let log = engine.board_log();
+        assert_eq!(log.games[0].winner.as_deref(), Some("Asha"));
+        assert_eq!(
+            log.boards
+                .iter()
+                .map(|b| b.breaker.as_str())
+                .collect::<Vec<_>>(),
+            ["Asha", "Ben", "Asha"]
+        );
+        // ICF 58: sides changed; ICF 49(a)(ii): Ben breaks first in game 2.
+        assert_eq!(engine.seat_of_player("Ben"), Some(Seat::South));
+        assert_eq!(engine.next_seat(), Some(Seat::South));
+        win12(&mut engine, "Ben");
+        win12(&mut engine, "Ben");
+        win12(&mut engine, "Ben");
+        // ICF 49(a)(iii): game 3 starts with Asha, who is back at south.
+        assert_eq!(engine.seat_of_player("Asha"), Some(Seat::South));
+        assert_eq!(engine.next_seat(), Some(Seat::South));
+        let breakers: Vec<String> = engine
+            .board_log()
+            .boards
+            .iter()
+            .filter(|b| b.game == 2)
+            .map(|b| b.breaker.clone())
+            .collect();
+        assert_eq!(breakers, ["Ben", "Asha", "Ben"]);
+    }
+
+    #[test]
+    fn icf_49b_59_doubles_break_passes_right_and_players_move_right_after_a_game() {
+        let mut engine = Engine::new(&doubles()).unwrap();
+        let mut breakers = Vec::new();
+        for _ in 0..5 {
+            let seat = engine.next_seat().unwrap();
+            breakers.push(seat);
+            let mut strokes = vec![stroke(seat, "w"), stroke(seat, "q w")];
+            strokes.extend((0..7).map(|_| stroke(seat, "w")));
+            play_all(&mut engine, &strokes);
+        }
+        assert_eq!(
+            breakers,
+            [
+                Seat::South,
+                Seat::East,
+                Seat::North,
+                Seat::West,
+                Seat::South
+            ]
+        );
+        let log = engine.board_log();
+        assert_eq!(
+            log.games[0].winner.as_deref(),
+            Some("Asha & Cleo"),
+            "three boards of 12 against two"
+        );
+        assert_eq!(log.games[0].points["Ben & Dev"], 24);
+        assert_eq!(engine.seat_of_player("Asha"), Some(Seat::East));
+        assert_eq!(engine.seat_of_player("Dev"), Some(Seat::South));
+        // Game 2 starts with the player who broke second in game 1: Ben, now at north.
+        assert_eq!(engine.next_seat(), Some(Seat::North));
+    }
+
+    #[test]
+    fn icf_51_stroke_out_of_turn_is_an_alert_and_play_goes_on_from_it() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        engine.play(&stroke(Seat::South, "")).unwrap();
+        let decision = engine.play(&stroke(Seat::South, "w")).unwrap();
+        assert!(decision
+            .alerts
+            .iter()
+            .any(|a| a.kind == AlertKind::OutOfTurn));
+        assert!(decision.laws.iter().any(|l| l == "ICF 51"));
+        assert_eq!(decision.player, "Asha");
+        assert_eq!(
+            engine.next_seat(),
+            Some(Seat::South),
+            "Asha pocketed her own: next turn as per the laws"
+        );
+    }
+
+    #[test]
+    fn icf_56b_league_tie_after_eight_boards_calls_an_extra_board_by_toss() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        for board in 0..8 {
+            let winner = if board % 2 == 0 { "Ben" } else { "Asha" };
+            win_by(&mut engine, winner, 3);
+        }
+        let log = engine.board_log();
+        assert_eq!(log.games[0].points["Asha"], 12);
+        assert_eq!(log.games[0].points["Ben"], 12);
+        assert_eq!(log.games[0].winner, None);
+        // The toss went to Ben: he breaks from north although Asha would be next.
+        assert_eq!(engine.next_seat(), Some(Seat::South));
+        let mut strokes = vec![stroke(Seat::North, "w"), stroke(Seat::North, "q w")];
+        strokes.extend((0..7).map(|_| stroke(Seat::North, "w")));
+        play_all(&mut engine, &strokes);
+        let log = engine.board_log();
+        let extra = log.boards.last().unwrap();
+        assert!(extra.extra_board);
+        assert_eq!(extra.breaker, "Ben");
+        assert_eq!(log.games[0].winner.as_deref(), Some("Ben"));
+        assert!(
+            extra.strokes.iter().all(|s| s.alerts.is_empty()),
+            "the toss decides: no out-of-turn alert"
+        );
+    }
+
+    #[test]
+    fn icf_56a_knockout_game_goes_on_past_eight_boards() {
+        let mut engine = Engine::new(&singles(Stage::Knockout)).unwrap();
+        for board in 0..8 {
+            let winner = if board % 2 == 0 { "Ben" } else { "Asha" };
+            win_by(&mut engine, winner, 3);
+        }
+        win_by(&mut engine, "Ben", 3);
+        let log = engine.board_log();
+        assert_eq!(log.boards.len(), 9);
+        assert!(!log.boards[8].extra_board);
+        assert_eq!(log.games[0].points["Ben"], 15);
+        assert_eq!(log.games[0].winner, None);
+    }
+
+    #[test]
+    fn icf_52_54_queen_stops_counting_from_22() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        win12(&mut engine, "Asha");
+        win_by(&mut engine, "Asha", 7);
+        win_by(&mut engine, "Asha", 3);
+        assert_eq!(engine.board_log().games[0].points["Asha"], 22);
+        win12(&mut engine, "Asha");
+        assert_eq!(
+            last_result_points(&engine),
+            (Some("Asha".into()), 9),
+            "9 coins, no Queen at 22"
+        );
+    }
+
+    fn reach_third_game(stage: Stage) -> Engine {
+        let mut engine = Engine::new(&singles(stage)).unwrap();
+        for winner in ["Asha", "Asha", "Asha", "Ben", "Ben", "Ben"] {
+            win12(&mut engine, winner);
+        }
+        assert_eq!(engine.board_log().games.len(), 3);
+        engine
+    }
+
+    #[test]
+    fn icf_60a_league_third_game_changes_sides_after_the_fourth_board() {
+        let mut engine = reach_third_game(Stage::League);
+        assert_eq!(engine.seat_of_player("Asha"), Some(Seat::South));
+        for winner in ["Asha", "Ben", "Asha"] {
+            win_by(&mut engine, winner, 2);
+        }
+        assert_eq!(
+            engine.seat_of_player("Asha"),
+            Some(Seat::South),
+            "6 points, three boards: no change yet"
+        );
+        win_by(&mut engine, "Ben", 2);
+        assert_eq!(
+            engine.seat_of_player("Asha"),
+            Some(Seat::North),
+            "after the fourth board"
+        );
+        win_by(&mut engine, "Ben", 2);
+        assert_eq!(
+            engine.seat_of_player("Asha"),
+            Some(Seat::North),
+            "only once"
+        );
+    }
+
+    #[test]
+    fn icf_60b_knockout_third_game_changes_sides_only_at_13() {
+        let mut engine = reach_third_game(Stage::Knockout);
+        for winner in ["Asha", "Ben", "Asha", "Ben", "Asha", "Ben"] {
+            win_by(&mut engine, winner, 2);
+        }
+        assert_eq!(
+            engine.seat_of_player("Asha"),
+            Some(Seat::South),
+            "six boards, 6–6"
+        );
+        win12(&mut engine, "Asha");
+        assert_eq!(
+            engine.seat_of_player("Asha"),
+            Some(Seat::North),
+            "18 points: change"
+        );
+    }
+
+    #[test]
+    fn icf_57_match_is_best_of_three_and_nothing_may_follow() {
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        for winner in ["Asha", "Asha", "Asha", "Asha", "Asha", "Asha"] {
+            win12(&mut engine, winner);
+        }
+        assert!(engine.is_match_over());
+        assert_eq!(engine.next_seat(), None);
+        let log = engine.board_log();
+        assert_eq!(log.match_result.winner.as_deref(), Some("Asha"));
+        assert_eq!(log.match_result.games["Asha"], 2);
+        let error = engine.play(&stroke(Seat::North, "")).unwrap_err();
+        assert_eq!(
+            error,
+            RulesError::AfterMatchOver {
+                index: 63,
+                winner: "Asha".into()
+            }
+        );
+        assert!(error.to_string().starts_with("strokes[63]"));
+    }
+
+    #[test]
+    fn bad_setups_and_seats_are_typed_errors_naming_the_field() {
+        let mut setup = doubles();
+        setup.players.truncate(2);
+        assert!(matches!(
+            Engine::new(&setup),
+            Err(RulesError::Setup {
+                field: "players",
+                ..
+            })
+        ));
+
+        let mut setup = singles(Stage::League);
+        setup.seats.insert(Seat::North, "Zed".into());
+        let error = Engine::new(&setup).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("match.seats: north: \"Zed\" is not one of the players"),
+            "{error}"
+        );
+
+        let mut setup = singles(Stage::League);
+        setup.seats = BTreeMap::from([(Seat::South, "Asha".into()), (Seat::East, "Ben".into())]);
+        assert!(matches!(
+            Engine::new(&setup),
+            Err(RulesError::Setup { field: "seats", .. })
+        ));
+
+        let mut setup = singles(Stage::League);
+        setup.first_breaker = "Cleo".into();
+        assert!(matches!(
+            Engine::new(&setup),
+            Err(RulesError::Setup {
+                field: "first_breaker",
+                ..
+            })
+        ));
+
+        let mut engine = Engine::new(&singles(Stage::League)).unwrap();
+        engine.play(&stroke(Seat::South, "")).unwrap();
+        let error = engine.play(&stroke(Seat::East, "")).unwrap_err();
+        assert!(matches!(
+            error,
+            RulesError::SeatWithoutPlayer {
+                index: 1,
+                seat: Seat::East,
+                ..
+            }
+        ));
+        assert!(
+            error
+                .to_string()
+                .starts_with("strokes[1].seat: nobody sits at east"),
+            "{error}"
+        );
+    }
+
+    fn timed(s: Stroke, minutes: f64) -> Stroke {
+        Stroke {
+            t: Some(minutes * 60.0),
+            ..s
+        }
+    }
+
+    #[test]
+    fn ecc_39_41_time_limit_ends_the_game() {
+        let mut setup = singles(Stage::League);
+        setup.rules = RuleSet::Ecc;
+        setup.time_limit = true;
+        let mut engine = Engine::new(&setup).unwrap();
+        assert_eq!(
+            engine.play(&stroke(Seat::South, "")),
+            Err(RulesError::MissingTime { index: 0 })
+        );
+
+        // Board 1: Asha clears by minute 51 (the first bell rang during it): 12, game over.
+        let mut engine = Engine::new(&setup).unwrap();
+        let mut strokes = vec![
+            timed(stroke(Seat::South, "w"), 0.0),
+            timed(stroke(Seat::South, "q w"), 1.0),
+        ];
+        strokes.extend((0..7).map(|i| timed(stroke(Seat::South, "w"), 45.0 + f64::from(i))));
+        play_all(&mut engine, &strokes);
+        let log = engine.board_log();
+        assert_eq!(
+            log.games[0].winner.as_deref(),
+            Some("Asha"),
+            "no board starts after the first bell"
+        );
+
+        // Game 2: the final bell stops a board: fewer coins left wins the difference.
+        let game2_start = 60.0;
+        let ben = engine.next_seat().unwrap();
+        let asha = ben.opposite();
+        let mut strokes = vec![
+            timed(stroke(ben, "w"), game2_start),
+            timed(stroke(ben, "w"), game2_start + 1.0),
+            timed(stroke(ben, ""), game2_start + 2.0),
+        ];
+        strokes.push(timed(stroke(asha, ""), game2_start + 40.0));
+        play_all(&mut engine, &strokes);
+        // Ben has 7 whites left, Asha 9 blacks; the bell at 57 minutes stops play.
+        let error = engine.play(&timed(stroke(ben, "w"), game2_start + 58.0));
+        assert!(
+            error.is_ok(),
+            "the stroke after the bell starts game 3: {error:?}"
+        );
+        let log = engine.board_log();
+        let stopped = log
+            .boards
+            .iter()
+            .find(|b| b.game == 2)
+            .unwrap()
+            .result
+            .clone()
+            .unwrap();
+        assert_eq!(
+            (stopped.winner.as_deref(), stopped.points),
+            (Some("Ben"), 2)
+        );
+        assert!(stopped.laws.iter().any(|l| l == "ECC 41"));
+        assert_eq!(log.games[1].winner.as_deref(), Some("Ben"));
+    }
+}
+
+// ---- Properties over random stroke sequences.
+
+mod properties {
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::super::board::{Colour, Queen};
+    use crate::contract::{
+        Event, FoulCall, MatchSetup, OverboardPiece, PocketedPiece, RuleSet, Stage, Stroke,
+    };
+    use crate::geometry::{Piece, Seat};
+    use crate::rules::numbers::{CARROMMEN_PER_COLOUR, MAX_BOARD_POINTS};
+    use crate::rules::{Engine, RulesError};
+
+    /// A stroke described before the engine says whose turn it is.
+    #[derive(Debug, Clone)]
+    struct RandomStroke {
+        follow_turn: bool,
+        seat: usize,
+        touched: bool,
+        pocketed: Vec<(u8, bool)>,
+        overboard: Vec<u8>,
+        improper: bool,
+        foul: Option<bool>,
+        t_step: f64,
+    }
+
+    fn piece(code: u8) -> Piece {
+        match code % 7 {
+            0..=2 => Piece::White,
+            3..=5 => Piece::Black,
+            _ => Piece::Queen,
+        }
+    }
+
+    fn random_stroke() -> impl Strategy<Value = RandomStroke> {
+        (
+            prop::bool::weighted(0.95),
+            0usize..4,
+            prop::bool::weighted(0.9),
+            prop::collection::vec((any::<u8>(), prop::bool::weighted(0.05)), 0..4),
+            prop::collection::vec(any::<u8>(), 0..2),
+            prop::bool::weighted(0.05),
+            prop::option::weighted(0.05, any::<bool>()),
+            0.0f64..400.0,
+        )
+            .prop_map(
+                |(follow_turn, seat, touched, pocketed, overboard, improper, foul, t_step)| {
+                    RandomStroke {
+                        follow_turn,
+                        seat,
+                        touched,
+                        pocketed,
+                        overboard,
+                        improper,
+                        foul,
+                        t_step,
+                    }
+                },
+            )
+    }
+
+    fn setup(doubles: bool, ecc: bool, knockout: bool, demand: bool) -> MatchSetup {
+        let (event, players, seats) = if doubles {
+            (
+                Event::Doubles,
+                vec![
+                    "A".to_owned(),
+                    "B".to_owned(),
+                    "C".to_owned(),
+                    "D".to_owned(),
+                ],
+                BTreeMap::from([
+                    (Seat::South, "A".to_owned()),
+                    (Seat::East, "B".to_owned()),
+                    (Seat::North, "C".to_owned()),
+                    (Seat::West, "D".to_owned()),
+                ]),
+            )
+        } else {
+            (
+                Event::Singles,
+                vec!["A".to_owned(), "B".to_owned()],
+                BTreeMap::from([(Seat::South, "A".to_owned()), (Seat::North, "B".to_owned())]),
+            )
+        };
+        MatchSetup {
+            event,
+            rules: if ecc { RuleSet::Ecc } else { RuleSet::Icf },
+            players,
+            seats,
+            first_breaker: "A".to_owned(),
+            stage: if knockout {
+                Stage::Knockout
+            } else {
+                Stage::League
+            },
+            demand_extra_points: demand,
+            time_limit: ecc,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        #[test]
+        fn laws_hold_over_random_matches(
+            doubles in any::<bool>(),
+            ecc in any::<bool>(),
+            knockout in any::<bool>(),
+            demand in any::<bool>(),
+            strokes in prop::collection::vec(random_stroke(), 0..400),
+        ) {
+            let mut engine = Engine::new(&setup(doubles, ecc, knockout, demand)).unwrap();
+            let mut t = 0.0;
+            let mut last_points: BTreeMap<(u32, String), u32> = BTreeMap::new();
+            let mut last_games: BTreeMap<String, u32> = BTreeMap::new();
+            for random in strokes {
+                t += random.t_step;
+                let seat = match (random.follow_turn, engine.next_seat()) {
+                    (true, Some(seat)) => seat,
+                    _ => Seat::TURN_ORDER[random.seat],
+                };
+                let stroke = Stroke {
+                    seat,
+                    t: Some(t),
+                    touched: random.touched,
+                    pocketed: random.pocketed.iter().map(|&(code, late)| PocketedPiece {
+                        piece: if code % 11 == 0 { Piece::Striker } else { piece(code) },
+                        pocket: None,
+                        t: None,
+                        late,
+                    }).collect(),
+                    overboard: random.overboard.iter().map(|&code| OverboardPiece { piece: piece(code), t: None }).collect(),
+                    improper: random.improper,
+                    foul: random.foul.map(|f| if f { FoulCall::Foul } else { FoulCall::Technical }),
+                    foul_by: None,
+                    extra: None,
+                };
+                let decision = match engine.play(&stroke) {
+                    Ok(decision) => decision.clone(),
+                    Err(RulesError::SeatWithoutPlayer { .. }) => continue,
+                    Err(RulesError::AfterMatchOver { .. }) => break,
+                    Err(other) => return Err(TestCaseError::fail(format!("unexpected error {other}"))),
+                };
+                prop_assert!(!decision.laws.is_empty(), "a decision without a law: {decision:?}");
+                let board = engine.board();
+                for colour in [Colour::White, Colour::Black] {
+                    prop_assert_eq!(board.accounted(colour), CARROMMEN_PER_COLOUR, "pieces conserved");
+                }
+                prop_assert_eq!(engine.on_board(), board.on_board());
+                prop_assert_eq!(board.on_board().queen, board.queen() == Queen::OnBoard);
+                let log = engine.board_log();
+                for entry in &log.boards {
+                    if let Some(result) = &entry.result {
+                        prop_assert!(result.points <= MAX_BOARD_POINTS, "board over 12: {result:?}");
+                        prop_assert!(!result.laws.is_empty());
+                    }
+                }
+                for game in &log.games {
+                    for (side, &points) in &game.points {
+                        let before = last_points.insert((game.game, side.clone()), points).unwrap_or(0);
+                        prop_assert!(points >= before, "score went down");
+                    }
+                }
+                for (side, &games) in &log.match_result.games {
+                    let before = last_games.insert(side.clone(), games).unwrap_or(0);
+                    prop_assert!(games >= before, "games won went down");
+                }
+            }
+        }
+    }
+}
