@@ -74,6 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         ..PlayConfig::default()
     };
+    config.validate()?;
     let camera = Camera::random(
         &mut seeded_rng(args.seed, Stream::Camera),
         args.width,

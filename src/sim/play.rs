@@ -272,7 +272,7 @@ pub enum PlayError {
 /// Plays a match by the laws until `config.boards` boards are finished, the
 /// match is over, or the next stroke would run past `config.max_seconds`.
 pub fn simulate(config: &PlayConfig) -> Result<Simulation, PlayError> {
-    validate(config)?;
+    config.validate()?;
     let setup = match_setup(config);
     let engine = Engine::new(&setup).map_err(|source| PlayError::Rules { index: 0, source })?;
     let mut match_play = MatchPlay {
@@ -304,23 +304,27 @@ pub fn simulate(config: &PlayConfig) -> Result<Simulation, PlayError> {
     })
 }
 
-fn validate(config: &PlayConfig) -> Result<(), PlayError> {
-    if !(1..=240).contains(&config.fps) {
-        return Err(PlayError::BadFps(config.fps));
+impl PlayConfig {
+    /// Checks the settings (frame rate, skill, duration, boards).
+    pub fn validate(&self) -> Result<(), PlayError> {
+        let config = self;
+        if !(1..=240).contains(&config.fps) {
+            return Err(PlayError::BadFps(config.fps));
+        }
+        if !(0.0..=1.0).contains(&config.skill) {
+            return Err(PlayError::BadSkill(config.skill));
+        }
+        if !(config.max_seconds.is_finite() && config.max_seconds > 0.0) {
+            return Err(PlayError::BadDuration(config.max_seconds));
+        }
+        if config.boards == 0 {
+            return Err(PlayError::NoBoards);
+        }
+        if config.max_seconds * f64::from(config.fps) > MAX_FRAMES as f64 {
+            return Err(PlayError::TooLong);
+        }
+        Ok(())
     }
-    if !(0.0..=1.0).contains(&config.skill) {
-        return Err(PlayError::BadSkill(config.skill));
-    }
-    if !(config.max_seconds.is_finite() && config.max_seconds > 0.0) {
-        return Err(PlayError::BadDuration(config.max_seconds));
-    }
-    if config.boards == 0 {
-        return Err(PlayError::NoBoards);
-    }
-    if config.max_seconds * f64::from(config.fps) > MAX_FRAMES as f64 {
-        return Err(PlayError::TooLong);
-    }
-    Ok(())
 }
 
 /// The players: singles sit south and north (opposite, as ICF singles are
