@@ -959,9 +959,12 @@ fn round_ms(t: f64) -> f64 {
     round_to(t, 1e-3)
 }
 
-/// `value` to the nearest multiple of `step`, without a negative zero.
+/// `value` to the nearest multiple of `step` (a power of ten), without a
+/// negative zero. Dividing by the inverse step gives the double nearest the
+/// decimal, so the JSON shows `10.633`, not `10.633000000000001`.
 fn round_to(value: f64, step: f64) -> f64 {
-    (value / step).round() * step + 0.0
+    let per_unit = (1.0 / step).round();
+    (value * per_unit).round() / per_unit + 0.0
 }
 
 fn finished_boards(log: &BoardLog) -> usize {
