@@ -225,3 +225,78 @@ fn bad_options_and_unwritable_directories_are_clear_errors() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn strikers_are_placed_legally_and_returned_pieces_inside_the_outer_circle() {
+    use carrom::geometry::spec::{OUTER_CIRCLE_RADIUS_MM, STRIKER_RADIUS_MM};
+    use carrom::geometry::striker_placement;
+    use nalgebra::Point2;
+
+    let temp = tempfile::tempdir().unwrap();
+    let dir = simulate(
+        temp.path(),
+        "clip",
+        &["--seed", "18", "--skill", "0.2", "--max-seconds", "120"],
+    );
+    let strokes = StrokeLog::from_path(&dir.join(STROKES_FILE)).unwrap();
+    let frames = tracks(&dir);
+    let mut returned_seen = 0;
+    for (index, stroke) in strokes.strokes.iter().enumerate() {
+        let t = stroke.t.unwrap();
+        let at_strike = frames
+            .iter()
+            .find(|f| (f.t - t).abs() < 1e-3)
+            .expect("a frame at the moment of each strike (stroke times are to the ms)");
+        let striker = at_strike
+            .pieces
+            .iter()
+            .find(|p| p.kind == Piece::Striker)
+            .unwrap();
+        assert_eq!(striker.state, PieceState::OnBoard, "stroke {index}");
+        let centre = Point2::new(striker.x, striker.y);
+        assert!(
+            striker_placement(stroke.seat, centre, STRIKER_RADIUS_MM).is_legal(),
+            "stroke {index}: striker at {centre:?} is not legal for {}",
+            stroke.seat
+        );
+        // Every frame in which a piece is held has a hand over the board.
+        // Pieces that come back onto the board between strikes come back
+        // inside the outer circle.
+        let Some(next) = strokes.strokes.get(index + 1) else {
+            continue;
+        };
+        let window: Vec<&FrameTruth> = frames
+            .iter()
+            .filter(|f| f.t > t && f.t < next.t.unwrap())
+            .collect();
+        for pair in window.windows(2) {
+            for (was, now) in pair[0].pieces.iter().zip(&pair[1].pieces) {
+                let back = now.kind != Piece::Striker
+                    && now.state == PieceState::OnBoard
+                    && was.state != PieceState::OnBoard;
+                if back {
+                    returned_seen += 1;
+                    let distance = now.x.hypot(now.y);
+                    assert!(
+                        distance <= OUTER_CIRCLE_RADIUS_MM,
+                        "stroke {index}: piece {} returned {distance:.1} mm from the centre",
+                        now.id
+                    );
+                }
+            }
+        }
+    }
+    for frame in &frames {
+        if frame.count(PieceState::InHand) > 0 && frame.t > 0.0 {
+            assert!(
+                !frame.hands.is_empty(),
+                "frame {}: a piece held by no hand",
+                frame.frame
+            );
+        }
+    }
+    assert!(
+        returned_seen > 0,
+        "this seed returns pieces; the check above ran on none"
+    );
+}
