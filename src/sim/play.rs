@@ -9,15 +9,19 @@
 
 use std::collections::BTreeMap;
 use std::f64::consts::{FRAC_PI_2, PI};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 use nalgebra::{Point2, Vector2};
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_pcg::Pcg64Mcg;
 use thiserror::Error;
 
 use crate::contract::{
-    BoardLog, Event as MatchEvent, MatchSetup, OnBoard, OverboardPiece, PocketedPiece, QueenState,
-    RuleSet, Stage, Stroke, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
+    BoardLog, ContractError, Event as MatchEvent, MatchSetup, OnBoard, OverboardPiece,
+    PocketedPiece, QueenState, RuleSet, Stage, Stroke, StrokeLog, STROKE_LOG_FORMAT,
+    STROKE_LOG_VERSION,
 };
 use crate::geometry::spec::{
     BASE_CIRCLE_CENTRE_ALONG_MM, BASE_CIRCLE_CENTRE_DEPTH_MM, BASE_CIRCLE_RADIUS_MM,
@@ -29,7 +33,8 @@ use crate::geometry::{
 };
 use crate::rules::{Engine, RulesError};
 use crate::sim::physics::{self, Event, PhysicsConfig, PhysicsError, Table, STRIKER_ID};
-use crate::sim::scene::{FrameTruth, HandTruth, PieceState};
+use crate::sim::scene::{FrameTruth, HandTruth, PieceState, PieceTruth};
+use crate::sim::{seeded_rng, Stream};
 
 /// How long each part of a stroke takes, s: unhurried club play.
 mod pace {
@@ -82,6 +87,16 @@ const SPEED_ERROR: (f64, f64) = (0.12, 0.02);
 /// Most frames one clip may have (keeps frame numbers in `u32`, and memory sane).
 const MAX_FRAMES: usize = 10_000_000;
 
+/// Resolution of positions in the frame truth, mm: far finer than any camera
+/// sees, and it keeps `truth.tracks.jsonl` small.
+const POSITION_STEP_MM: f64 = 0.01;
+/// Resolution of velocities in the frame truth, mm/s.
+const VELOCITY_STEP_MM_S: f64 = 0.1;
+/// Resolution of hand angles in the frame truth, rad.
+const ANGLE_STEP_RAD: f64 = 1e-4;
+/// Resolution of frame times, s.
+const TIME_STEP_S: f64 = 1e-6;
+
 /// What to play.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayConfig {
@@ -128,6 +143,95 @@ pub struct Simulation {
     pub boards_finished: u32,
 }
 
+/// The stroke log of what really happened, in a clip directory.
+pub const STROKES_FILE: &str = "truth.strokes.json";
+/// The rules engine's board log of [`STROKES_FILE`], in a clip directory.
+pub const BOARD_LOG_FILE: &str = "truth.boardlog.json";
+/// One [`FrameTruth`] per line, in frame order, in a clip directory.
+pub const TRACKS_FILE: &str = "truth.tracks.jsonl";
+
+/// Why the truth of a clip could not be written or read.
+#[derive(Debug, Error)]
+pub enum TruthError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{path}: cannot encode a frame: {source}")]
+    Encode {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{path} line {line}: not a frame of truth: {source}")]
+    BadLine {
+        path: PathBuf,
+        line: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    Contract(#[from] ContractError),
+}
+
+impl Simulation {
+    /// Writes [`STROKES_FILE`], [`BOARD_LOG_FILE`] and [`TRACKS_FILE`] into
+    /// `dir`, which must exist.
+    pub fn write_truth(&self, dir: &Path) -> Result<(), TruthError> {
+        let strokes_path = dir.join(STROKES_FILE);
+        let mut text = self.strokes.to_json()?;
+        text.push('\n');
+        std::fs::write(&strokes_path, text).map_err(|source| TruthError::Io {
+            path: strokes_path,
+            source,
+        })?;
+        self.board_log.write_to_path(&dir.join(BOARD_LOG_FILE))?;
+        write_tracks(&dir.join(TRACKS_FILE), &self.frames)
+    }
+}
+
+/// Writes frames as JSON lines.
+pub fn write_tracks(path: &Path, frames: &[FrameTruth]) -> Result<(), TruthError> {
+    let io_error = |source| TruthError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut out = BufWriter::new(File::create(path).map_err(io_error)?);
+    for frame in frames {
+        serde_json::to_writer(&mut out, frame).map_err(|source| TruthError::Encode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        out.write_all(b"\n").map_err(io_error)?;
+    }
+    out.flush().map_err(io_error)
+}
+
+/// Reads a [`TRACKS_FILE`] back.
+pub fn read_tracks(path: &Path) -> Result<Vec<FrameTruth>, TruthError> {
+    let io_error = |source| TruthError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let reader = BufReader::new(File::open(path).map_err(io_error)?);
+    let mut frames = Vec::new();
+    for (index, line) in reader.lines().enumerate() {
+        let line = line.map_err(io_error)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let frame = serde_json::from_str(&line).map_err(|source| TruthError::BadLine {
+            path: path.to_path_buf(),
+            line: index + 1,
+            source,
+        })?;
+        frames.push(frame);
+    }
+    Ok(frames)
+}
+
 /// Why a simulation could not be played.
 #[derive(Debug, Error)]
 pub enum PlayError {
@@ -168,14 +272,17 @@ pub enum PlayError {
 /// Plays a match by the laws until `config.boards` boards are finished, the
 /// match is over, or the next stroke would run past `config.max_seconds`.
 pub fn simulate(config: &PlayConfig) -> Result<Simulation, PlayError> {
-    validate(config)?;
+    config.validate()?;
     let setup = match_setup(config);
     let engine = Engine::new(&setup).map_err(|source| PlayError::Rules { index: 0, source })?;
     let mut match_play = MatchPlay {
         config: config.clone(),
-        rng: Pcg64Mcg::seed_from_u64(config.seed),
+        rng: seeded_rng(config.seed, Stream::Play),
         recorder: Recorder {
-            table: Table::with_full_set(config.physics.clone(), config.seed ^ PHYSICS_SEED_SALT),
+            table: Table::with_full_set(
+                config.physics.clone(),
+                seeded_rng(config.seed, Stream::Physics).random(),
+            ),
             fps: f64::from(config.fps),
             frames: Vec::new(),
             events: Vec::new(),
@@ -197,32 +304,33 @@ pub fn simulate(config: &PlayConfig) -> Result<Simulation, PlayError> {
     })
 }
 
-/// Keeps the physics' chance of jumps independent of the players' choices.
-const PHYSICS_SEED_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
-
-fn validate(config: &PlayConfig) -> Result<(), PlayError> {
-    if !(1..=240).contains(&config.fps) {
-        return Err(PlayError::BadFps(config.fps));
+impl PlayConfig {
+    /// Checks the settings (frame rate, skill, duration, boards).
+    pub fn validate(&self) -> Result<(), PlayError> {
+        let config = self;
+        if !(1..=240).contains(&config.fps) {
+            return Err(PlayError::BadFps(config.fps));
+        }
+        if !(0.0..=1.0).contains(&config.skill) {
+            return Err(PlayError::BadSkill(config.skill));
+        }
+        if !(config.max_seconds.is_finite() && config.max_seconds > 0.0) {
+            return Err(PlayError::BadDuration(config.max_seconds));
+        }
+        if config.boards == 0 {
+            return Err(PlayError::NoBoards);
+        }
+        if config.max_seconds * f64::from(config.fps) > MAX_FRAMES as f64 {
+            return Err(PlayError::TooLong);
+        }
+        Ok(())
     }
-    if !(0.0..=1.0).contains(&config.skill) {
-        return Err(PlayError::BadSkill(config.skill));
-    }
-    if !(config.max_seconds.is_finite() && config.max_seconds > 0.0) {
-        return Err(PlayError::BadDuration(config.max_seconds));
-    }
-    if config.boards == 0 {
-        return Err(PlayError::NoBoards);
-    }
-    if config.max_seconds * f64::from(config.fps) > MAX_FRAMES as f64 {
-        return Err(PlayError::TooLong);
-    }
-    Ok(())
 }
 
 /// The players: singles sit south and north (opposite, as ICF singles are
 /// played); doubles partners sit opposite. The first breaker is drawn by seed.
 fn match_setup(config: &PlayConfig) -> MatchSetup {
-    let mut rng = Pcg64Mcg::seed_from_u64(config.seed ^ SETUP_SEED_SALT);
+    let mut rng = seeded_rng(config.seed, Stream::Setup);
     let seated: Vec<(Seat, &str)> = match config.event {
         MatchEvent::Singles => vec![(Seat::South, "Asha"), (Seat::North, "Ben")],
         MatchEvent::Doubles => vec![
@@ -248,8 +356,6 @@ fn match_setup(config: &PlayConfig) -> MatchSetup {
     }
 }
 
-const SETUP_SEED_SALT: u64 = 0x5851_f42d_4c95_7f2d;
-
 /// The physics table and the frames recorded from it. Frame `k` shows the
 /// table at `t = k / fps`; the physics then runs on to the next frame time.
 struct Recorder {
@@ -271,10 +377,31 @@ impl Recorder {
             return Err(PlayError::TooLong);
         }
         let frame = u32::try_from(self.frames.len()).map_err(|_| PlayError::TooLong)?;
+        let pieces = self
+            .table
+            .truth()
+            .into_iter()
+            .map(|p| PieceTruth {
+                x: round_to(p.x, POSITION_STEP_MM),
+                y: round_to(p.y, POSITION_STEP_MM),
+                vx: round_to(p.vx, VELOCITY_STEP_MM_S),
+                vy: round_to(p.vy, VELOCITY_STEP_MM_S),
+                z: round_to(p.z, POSITION_STEP_MM),
+                ..p
+            })
+            .collect();
+        let hands = hands
+            .into_iter()
+            .map(|h| HandTruth {
+                x: round_to(h.x, POSITION_STEP_MM),
+                y: round_to(h.y, POSITION_STEP_MM),
+                arm_angle: round_to(h.arm_angle, ANGLE_STEP_RAD),
+            })
+            .collect();
         self.frames.push(FrameTruth {
             frame,
-            t: self.now(),
-            pieces: self.table.truth(),
+            t: round_to(self.now(), TIME_STEP_S),
+            pieces,
             hands,
         });
         let events = self.table.advance(1.0 / self.fps);
@@ -829,7 +956,15 @@ fn stroke_from_events(table: &Table, seat: Seat, t: f64, events: &[Event]) -> St
 
 /// Times in the stroke log to the millisecond: finer is noise.
 fn round_ms(t: f64) -> f64 {
-    (t * 1000.0).round() / 1000.0
+    round_to(t, 1e-3)
+}
+
+/// `value` to the nearest multiple of `step` (a power of ten), without a
+/// negative zero. Dividing by the inverse step gives the double nearest the
+/// decimal, so the JSON shows `10.633`, not `10.633000000000001`.
+fn round_to(value: f64, step: f64) -> f64 {
+    let per_unit = (1.0 / step).round();
+    (value * per_unit).round() / per_unit + 0.0
 }
 
 fn finished_boards(log: &BoardLog) -> usize {
@@ -953,7 +1088,8 @@ mod tests {
         let sim = short(2, 20.0);
         for (i, frame) in sim.frames.iter().enumerate() {
             assert_eq!(frame.frame as usize, i);
-            assert!((frame.t - i as f64 / 30.0).abs() < 1e-9);
+            // Frame times are stored to the microsecond.
+            assert!((frame.t - i as f64 / 30.0).abs() <= 1e-6);
         }
     }
 
