@@ -367,7 +367,7 @@ fn cases() -> Vec<Case> {
                 "ICF 98(b): the same by an improper stroke",
                 mid(),
                 "! q w x",
-                "ICF 77(b)",
+                "ICF 98(b)",
             )
         },
         Case {
