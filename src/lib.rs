@@ -8,11 +8,13 @@
 //!
 //! - [`geometry`]: the ICF board as data and queries, in board millimetres.
 //! - [`template`]: the exact ICF top view as an image (what `carrom board` draws).
+//! - [`calibrate`]: finds the board in a frame and fits the ICF model: pixels ↔ board mm.
 //! - [`contract`]: the two public JSON documents, the stroke log and the board log.
 //! - [`rules`]: the ICF (and ECC) laws as a pure function `state × stroke → decision`.
 //! - [`report`]: board logs rendered for people: text, score card, SoL.
 //! - [`sim`]: a physics simulator and renderer that make footage with ground truth.
 
+pub mod calibrate;
 pub mod contract;
 pub mod geometry;
 pub mod report;

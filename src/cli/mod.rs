@@ -2,5 +2,6 @@
 //! prints. No pipeline logic lives here.
 
 pub mod board;
+pub mod calibrate;
 pub mod rules;
 pub mod sim;
