@@ -28,6 +28,10 @@ const CORNER_SKIP_FRACTION: f64 = 0.12;
 /// edge, not the board's.
 const IMAGE_BORDER_PX: f64 = 2.5;
 
+/// An outline with more of its points on the image border than this share is
+/// the surroundings, not the board.
+const MAX_BORDER_SHARE: f64 = 0.4;
+
 /// RANSAC inlier distance, pixels of the working copy.
 const RANSAC_TOLERANCE_PX: f64 = 1.5;
 
@@ -161,10 +165,23 @@ pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, Cal
     } else {
         small = grey;
     }
-    let mask = light_mask(&small)?;
-    let outline = largest_outline(&mask)?;
+    // Lamp falloff defeats one global threshold: try the light relative to
+    // its surroundings first, then the global split.
+    let mut outcome = Err(CalibrateError::NoBoard {
+        reason: "the image has no light region".into(),
+    });
+    for relative in [true, false] {
+        let mask = light_mask(&small, relative)?;
+        outcome = largest_outline(&mask).and_then(|outline| {
+            let quad = hull_quad(&outline)?;
+            Ok((outline, quad))
+        });
+        if outcome.is_ok() {
+            break;
+        }
+    }
+    let (outline, quad) = outcome?;
     let (w, h) = (f64::from(small.cols()), f64::from(small.rows()));
-    let quad = hull_quad(&outline)?;
     let sides: Vec<Line> = (0..4)
         .map(|i| fit_side(&outline, quad[i], quad[(i + 1) % 4], (w, h)))
         .collect();
@@ -196,8 +213,14 @@ pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, Cal
     })
 }
 
-/// Light pixels (the plywood), with the painted lines closed over.
-fn light_mask(grey: &Mat) -> Result<Mat, CalibrateError> {
+/// Share of the local mean lightness above which a pixel counts as plywood
+/// when lightness is judged relative to the surroundings.
+const RELATIVE_LIGHT_SHARE: f64 = 0.85;
+
+/// Light pixels (the plywood), with the painted lines closed over. With
+/// `relative`, a pixel is light when it is lighter than most of its wide
+/// surroundings (immune to lamp falloff); otherwise Otsu's global split.
+fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
     let mut blurred = Mat::default();
     cv(
         "blurring",
@@ -211,16 +234,41 @@ fn light_mask(grey: &Mat) -> Result<Mat, CalibrateError> {
         ),
     )?;
     let mut mask = Mat::default();
-    cv(
-        "thresholding",
-        imgproc::threshold(
-            &blurred,
-            &mut mask,
-            0.0,
-            255.0,
-            imgproc::THRESH_BINARY | imgproc::THRESH_OTSU,
-        ),
-    )?;
+    if relative {
+        let sigma = f64::from(grey.cols().max(grey.rows())) / 8.0;
+        let mut surroundings = Mat::default();
+        cv(
+            "measuring the surroundings",
+            imgproc::gaussian_blur(
+                &blurred,
+                &mut surroundings,
+                Size::new(0, 0),
+                sigma,
+                sigma,
+                BORDER_REPLICATE,
+            ),
+        )?;
+        let mut scaled = Mat::default();
+        cv(
+            "scaling the surroundings",
+            surroundings.convert_to(&mut scaled, -1, RELATIVE_LIGHT_SHARE, 0.0),
+        )?;
+        cv(
+            "comparing with the surroundings",
+            opencv::core::compare(&blurred, &scaled, &mut mask, opencv::core::CMP_GT),
+        )?;
+    } else {
+        cv(
+            "thresholding",
+            imgproc::threshold(
+                &blurred,
+                &mut mask,
+                0.0,
+                255.0,
+                imgproc::THRESH_BINARY | imgproc::THRESH_OTSU,
+            ),
+        )?;
+    }
     // Close the dark lines and coins so the surface is one region; the
     // kernel is far smaller than the frame, which stays dark.
     let side = ((f64::from(grey.cols().max(grey.rows())) / 80.0).round() as i32).max(3) | 1;
@@ -248,7 +296,17 @@ fn largest_outline(mask: &Mat) -> Result<Vec<Point2<f64>>, CalibrateError> {
         ),
     )?;
     let mut best: Option<(f64, Vector<Point>)> = None;
+    let (w, h) = (mask.cols() - 1, mask.rows() - 1);
     for contour in contours {
+        // The floor or table round the board can be light too, but its
+        // outline runs mostly along the image border.
+        let on_border = contour
+            .iter()
+            .filter(|p| p.x <= 1 || p.y <= 1 || p.x >= w - 1 || p.y >= h - 1)
+            .count();
+        if on_border as f64 > MAX_BORDER_SHARE * contour.len() as f64 {
+            continue;
+        }
         let area = cv("measuring an outline", imgproc::contour_area_def(&contour))?;
         if best.as_ref().is_none_or(|(a, _)| area > *a) {
             best = Some((area, contour));
@@ -273,7 +331,9 @@ fn largest_outline(mask: &Mat) -> Result<Vec<Point2<f64>>, CalibrateError> {
     }
 }
 
-/// The outline's convex hull simplified to four corners.
+/// The four corners of the outline: the largest-area quadrilateral with its
+/// corners on the convex hull. Unlike simplifying the hull, this ignores the
+/// notches pockets and coins cut into the corners and sides.
 fn hull_quad(outline: &[Point2<f64>]) -> Result<[Point2<f64>; 4], CalibrateError> {
     let points: Vector<Point> = outline
         .iter()
@@ -285,28 +345,39 @@ fn hull_quad(outline: &[Point2<f64>]) -> Result<[Point2<f64>; 4], CalibrateError
         imgproc::convex_hull(&points, &mut hull, false, true),
     )?;
     let perimeter = cv("measuring the hull", imgproc::arc_length(&hull, true))?;
-    let mut epsilon = 0.01 * perimeter;
-    while epsilon < 0.2 * perimeter {
-        let mut approx = Vector::<Point>::new();
-        cv(
-            "simplifying the hull",
-            imgproc::approx_poly_dp(&hull, &mut approx, epsilon, true),
-        )?;
-        if approx.len() == 4 {
-            let corners: Vec<Point2<f64>> = approx
-                .iter()
-                .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
-                .collect();
-            return Ok([corners[0], corners[1], corners[2], corners[3]]);
-        }
-        if approx.len() < 4 {
-            break;
-        }
-        epsilon *= 1.25;
+    // Thin the hull to a few dozen vertices: the corners survive, and the
+    // exhaustive search below stays cheap.
+    let mut simplified = Vector::<Point>::new();
+    cv(
+        "simplifying the hull",
+        imgproc::approx_poly_dp(&hull, &mut simplified, 0.004 * perimeter, true),
+    )?;
+    let v: Vec<Point2<f64>> = simplified
+        .iter()
+        .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+        .collect();
+    let n = v.len();
+    if n < 4 {
+        return Err(CalibrateError::NoBoard {
+            reason: "the largest light region is not four-sided".into(),
+        });
     }
-    Err(CalibrateError::NoBoard {
-        reason: "the largest light region is not four-sided".into(),
-    })
+    let area = |q: [Point2<f64>; 4]| signed_area(&q).abs();
+    let mut best = (0.0, [v[0], v[1], v[2], v[3]]);
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    let quad = [v[a], v[b], v[c], v[d]];
+                    let value = area(quad);
+                    if value > best.0 {
+                        best = (value, quad);
+                    }
+                }
+            }
+        }
+    }
+    Ok(best.1)
 }
 
 /// A line `normal · p = offset` with a unit normal.

@@ -411,13 +411,16 @@ fn group_weight(group: MarkingGroup) -> f64 {
 }
 
 /// Levenberg–Marquardt on the found edges with Huber weights; returns the
-/// robust residual scale used.
+/// robust residual scale used. `sigma_floor` (pixels) keeps that scale from
+/// shrinking below what the search radius allows, so that while the model is
+/// still far off, the edges it is furthest from are pulled in, not rejected.
 pub fn solve(
     state: &mut FitState,
     samples: &[MarkingSample],
     found: &[FoundEdge],
     freedom: Freedom,
     iterations: usize,
+    sigma_floor: f64,
 ) -> f64 {
     let mut active: Vec<usize> = (0..8).collect();
     if freedom.k1 {
@@ -431,10 +434,10 @@ pub fn solve(
     }
     let m = active.len();
     let mut lambda = 1e-3;
-    let mut sigma = robust_sigma(&residuals(state, samples, found), 0.15);
+    let mut sigma = robust_sigma(&residuals(state, samples, found), sigma_floor);
     for _ in 0..iterations {
         let current = residuals(state, samples, found);
-        sigma = robust_sigma(&current, 0.15);
+        sigma = robust_sigma(&current, sigma_floor);
         let weights: Vec<f64> = current
             .iter()
             .zip(found)

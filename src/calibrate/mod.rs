@@ -46,7 +46,7 @@ pub const MAX_MEDIAN_RESIDUAL_MM: f64 = 1.0;
 
 /// A fit in which fewer of the visible marking points agree than this share
 /// is refused (coins and hands hide some; a wrong fit finds few).
-pub const MIN_INLIER_SHARE: f64 = 0.4;
+pub const MIN_INLIER_SHARE: f64 = 0.5;
 
 /// What the caller knows before calibrating.
 #[derive(Debug, Clone, Default)]
@@ -68,16 +68,28 @@ struct Round {
     repeats: usize,
 }
 
-const ROUNDS: [Round; 3] = [
+const ROUNDS: [Round; 4] = [
+    // The frame edge is the only edge for a long way either side with dark
+    // wood beyond it: a wide search finds it even from rough corners.
     Round {
         border_only: true,
-        radius_mm: 20.0,
+        radius_mm: 60.0,
+        freedom: Freedom {
+            k1: false,
+            k2: false,
+            centre: false,
+        },
+        repeats: 3,
+    },
+    Round {
+        border_only: true,
+        radius_mm: 15.0,
         freedom: Freedom {
             k1: true,
             k2: false,
             centre: false,
         },
-        repeats: 3,
+        repeats: 2,
     },
     Round {
         border_only: false,
@@ -100,6 +112,10 @@ const ROUNDS: [Round; 3] = [
         repeats: 3,
     },
 ];
+
+/// The robust scale of a round is kept above this share of its search
+/// radius.
+const SIGMA_FLOOR_SHARE: f64 = 0.3;
 
 /// Radius of the last edge search, the one the residuals are measured on, mm.
 const FINAL_RADIUS_MM: f64 = 3.0;
@@ -195,7 +211,10 @@ fn fit(
                     ),
                 });
             }
-            solve(&mut state, set, &found, round.freedom, 6);
+            let scales: Vec<f64> = found.iter().map(|f| f.px_per_mm).collect();
+            let typical_scale = fine::robust_sigma(&scales, 0.0) / 1.4826;
+            let sigma_floor = (SIGMA_FLOOR_SHARE * round.radius_mm * typical_scale).max(0.15);
+            solve(&mut state, set, &found, round.freedom, 6, sigma_floor);
         }
     }
     let (in_view, found) = search_edges(image, &state, &samples, FINAL_RADIUS_MM, MIN_RADIUS_PX);
@@ -220,6 +239,18 @@ fn fit(
         source,
     )?;
     let inlier_share = residuals.inliers as f64 / residuals.points.max(1) as f64;
+    let edge_share = edge_inlier_share(image, &state, &samples, &found);
+    if edge_share < MIN_INLIER_SHARE {
+        return Err(CalibrateError::PoorFit {
+            reason: format!(
+                "only {:.0}% of the visible surface edge agrees with the model",
+                100.0 * edge_share
+            ),
+            median_mm: residuals.median_mm,
+            inlier_percent: 100.0 * inlier_share,
+            attempt: Some(Box::new(calibration)),
+        });
+    }
     if residuals.median_mm > MAX_MEDIAN_RESIDUAL_MM || inlier_share < MIN_INLIER_SHARE {
         let reason = if inlier_share < MIN_INLIER_SHARE {
             format!(
@@ -240,6 +271,28 @@ fn fit(
         });
     }
     Ok(calibration)
+}
+
+/// Share of the in-view surface-edge samples whose edge was found within a
+/// pixel of the model: a fit locked onto the wrong edge finds few.
+fn edge_inlier_share(
+    image: &GrayImage,
+    state: &FitState,
+    samples: &[MarkingSample],
+    found: &[fine::FoundEdge],
+) -> f64 {
+    let in_view = samples
+        .iter()
+        .filter(|s| s.group == MarkingGroup::SurfaceEdge)
+        .filter(|s| fine::project_sample(state, s).is_some_and(|p| image.contains(p.point, 2.0)))
+        .count();
+    let residuals = fine::residuals(state, samples, found);
+    let agreeing = found
+        .iter()
+        .zip(&residuals)
+        .filter(|(f, r)| samples[f.sample].group == MarkingGroup::SurfaceEdge && r.abs() <= 1.0)
+        .count();
+    agreeing as f64 / in_view.max(1) as f64
 }
 
 /// Residual statistics of the final search: median over every found edge,
