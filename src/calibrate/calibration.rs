@@ -280,3 +280,102 @@ impl Calibration {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::synthetic::TruthCamera;
+
+    fn example() -> Calibration {
+        let truth = TruthCamera::random(3, 640, 480);
+        Calibration::new(
+            (640, 480),
+            truth.homography,
+            truth.lens,
+            true,
+            SouthSide::Left,
+            Residuals {
+                median_px: 0.1,
+                p95_px: 0.3,
+                max_px: 0.5,
+                median_mm: 0.2,
+                p95_mm: 0.5,
+                max_mm: 0.9,
+                points: 100,
+                inliers: 95,
+            },
+            42.0,
+            "example".into(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn board_and_image_mappings_invert_each_other() {
+        let c = example();
+        for p in [
+            Point2::new(0.0, 0.0),
+            Point2::new(300.0, -250.0),
+            Point2::new(-360.0, 360.0),
+        ] {
+            let image = c.board_to_image(p).unwrap();
+            let back = c.image_to_board(image).unwrap();
+            assert!((back - p).norm() < 1e-6, "{p:?} -> {back:?}");
+        }
+    }
+
+    #[test]
+    fn save_then_load_gives_the_same_calibration() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cal.json");
+        let c = example();
+        c.save(&path).unwrap();
+        let loaded = Calibration::load(&path).unwrap();
+        assert_eq!(loaded.south, SouthSide::Left);
+        assert_eq!(loaded.residuals, c.residuals);
+        let p = Point2::new(100.0, 50.0);
+        let (a, b) = (
+            c.board_to_image(p).unwrap(),
+            loaded.board_to_image(p).unwrap(),
+        );
+        assert!((a - b).norm() < 1e-9);
+    }
+
+    #[test]
+    fn load_names_the_file_and_the_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        let error = Calibration::load(&missing).unwrap_err().to_string();
+        assert!(error.contains("missing.json"), "{error}");
+
+        let bad_version = dir.path().join("v9.json");
+        let mut c = example();
+        c.version = 9;
+        c.save(&bad_version).unwrap();
+        let error = Calibration::load(&bad_version).unwrap_err().to_string();
+        assert!(
+            error.contains("v9.json") && error.contains("version 9"),
+            "{error}"
+        );
+
+        let mismatched = dir.path().join("mismatch.json");
+        let mut c = example();
+        c.image_to_board_h[0][0] += 1.0;
+        c.save(&mismatched).unwrap();
+        let error = Calibration::load(&mismatched).unwrap_err().to_string();
+        assert!(error.contains("not inverses"), "{error}");
+
+        let garbage = dir.path().join("garbage.json");
+        std::fs::write(&garbage, "{\"format\": 3}").unwrap();
+        let error = Calibration::load(&garbage).unwrap_err().to_string();
+        assert!(error.contains("garbage.json"), "{error}");
+    }
+
+    #[test]
+    fn south_side_names_parse_back() {
+        for side in SouthSide::ALL {
+            assert_eq!(side.name().parse::<SouthSide>(), Ok(side));
+        }
+        assert!("up".parse::<SouthSide>().is_err());
+    }
+}

@@ -203,9 +203,6 @@ pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, Cal
             reason: "the light region's sides meet far outside the image".into(),
         });
     }
-    if std::env::var_os("CARROM_DEBUG").is_some() {
-        eprintln!("hull {quad:?}\ncorners {corners:?} scale {scale}");
-    }
     // Pixel centres sit at integers in both copies: scale about −0.5.
     let full = corners.map(|c| Point2::new((c.x + 0.5) / scale - 0.5, (c.y + 0.5) / scale - 0.5));
     SurfaceCorners::oriented(full, south).map_err(|_| CalibrateError::NoBoard {

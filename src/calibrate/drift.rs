@@ -102,3 +102,62 @@ impl Calibration {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::calibrate::synthetic::{render, SceneOptions, TruthCamera};
+    use crate::calibrate::{calibrate_frame, refit, CalibrateOptions};
+    use opencv::core::{Mat, Scalar, Size, BORDER_REPLICATE};
+    use opencv::imgproc;
+    use opencv::prelude::*;
+
+    fn shifted(frame: &Mat, dx: f64, dy: f64) -> Mat {
+        let m = Mat::from_slice_2d(&[[1.0, 0.0, dx], [0.0, 1.0, dy]]).unwrap();
+        let mut out = Mat::default();
+        imgproc::warp_affine(
+            frame,
+            &mut out,
+            &m,
+            Size::new(frame.cols(), frame.rows()),
+            imgproc::INTER_LINEAR,
+            BORDER_REPLICATE,
+            Scalar::all(0.0),
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_moved_camera_is_noticed_and_refitted() {
+        let truth = TruthCamera::random(1011, 640, 480);
+        let frame = render(
+            &truth,
+            &SceneOptions {
+                seed: 5,
+                ..SceneOptions::default()
+            },
+        )
+        .unwrap();
+        let options = CalibrateOptions {
+            south: truth.south_side(),
+            ..CalibrateOptions::default()
+        };
+        let calibration = calibrate_frame(&frame, &options).unwrap();
+        let same = calibration.drift_check(&frame).unwrap();
+        assert!(!same.drifted, "{same:?}");
+        assert!(same.median_shift_px < 0.3, "{same:?}");
+
+        let moved = shifted(&frame, 4.0, -3.0);
+        let report = calibration.drift_check(&moved).unwrap();
+        assert!(report.drifted, "{report:?}");
+
+        let again = refit(&calibration, &moved).unwrap();
+        let p = nalgebra::Point2::new(120.0, -200.0);
+        let (before, after) = (
+            calibration.board_to_image(p).unwrap(),
+            again.board_to_image(p).unwrap(),
+        );
+        assert!(((after - before) - nalgebra::Vector2::new(4.0, -3.0)).norm() < 0.3);
+        assert!(!again.drift_check(&moved).unwrap().drifted);
+    }
+}

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::error::CalibrateError;
 
+/// Smallest tilt measure (about the sine of the camera's tilt) at which the
+/// focal length is taken from the view.
+const MIN_TILT_FOR_FOCAL: f64 = 0.03;
+
 /// Newton steps allowed when removing distortion; the lenses seen in practice
 /// converge in under ten.
 const UNDISTORT_MAX_STEPS: usize = 30;
@@ -114,13 +118,20 @@ pub fn apply_homography(h: &Matrix3<f64>, p: Point2<f64>) -> Option<Point2<f64>>
 
 /// The focal length (pixels, square pixels) implied by a board-to-image
 /// homography for a principal point, or `None` where the view does not
-/// constrain it (a camera looking nearly straight down).
+/// constrain it (a camera looking nearly straight down). `typical_focal`
+/// (pixels, e.g. the image's longest side) only sets the scale at which the
+/// view's tilt is judged.
 ///
 /// With `H = K [r1 r2 t]`, the columns of `K⁻¹H` are orthogonal and of equal
 /// length; with `K = diag(f, f, 1)` after moving the principal point to the
 /// origin, each condition gives `f²` from the ratio of two terms that vanish
 /// for a fronto-parallel view.
-pub fn focal_from_homography(h: &Matrix3<f64>, cx: f64, cy: f64) -> Option<f64> {
+pub fn focal_from_homography(
+    h: &Matrix3<f64>,
+    cx: f64,
+    cy: f64,
+    typical_focal: f64,
+) -> Option<f64> {
     let shift = Matrix3::new(1.0, 0.0, -cx, 0.0, 1.0, -cy, 0.0, 0.0, 1.0);
     let g = shift * h;
     let (h1, h2) = (g.column(0), g.column(1));
@@ -133,9 +144,10 @@ pub fn focal_from_homography(h: &Matrix3<f64>, cx: f64, cy: f64) -> Option<f64> 
     // Solve both in least squares, weighting each by its denominator.
     let den = ortho_den * ortho_den + norm_den * norm_den;
     let scale = (h1.x * h1.x + h1.y * h1.y).max(f64::EPSILON);
-    // Perspective terms relative to the in-plane scale: too small, and f is
-    // noise (the view is nearly fronto-parallel).
-    if den.sqrt() / scale < 1e-7 {
+    // The perspective terms against the in-plane ones, made dimensionless
+    // with a typical focal length: about the sine of the tilt. Below a couple
+    // of degrees, f is noise (the view is nearly fronto-parallel).
+    if den.sqrt() * typical_focal * typical_focal / scale < MIN_TILT_FOR_FOCAL {
         return None;
     }
     let f2 = (ortho_num * ortho_den + norm_num * norm_den) / den;
@@ -194,13 +206,13 @@ mod tests {
             t,
         ]);
         let h = k * rt;
-        let estimated = focal_from_homography(&h, 640.0, 360.0).unwrap();
+        let estimated = focal_from_homography(&h, 640.0, 360.0, 1280.0).unwrap();
         assert!((estimated - f).abs() < 1e-6 * f, "{estimated}");
     }
 
     #[test]
     fn focal_is_unknown_straight_overhead() {
         let h = Matrix3::new(1.0, 0.0, 640.0, 0.0, -1.0, 360.0, 0.0, 0.0, 1.0);
-        assert_eq!(focal_from_homography(&h, 640.0, 360.0), None);
+        assert_eq!(focal_from_homography(&h, 640.0, 360.0, 1280.0), None);
     }
 }

@@ -152,7 +152,7 @@ pub fn calibrate_frame(
     let h = corners.homography()?;
     let centre = Point2::new((size.0 as f64 - 1.0) / 2.0, (size.1 as f64 - 1.0) / 2.0);
     let longest = size.0.max(size.1) as f64;
-    let focal = lens::focal_from_homography(&h, centre.x, centre.y)
+    let focal = lens::focal_from_homography(&h, centre.x, centre.y, longest)
         .filter(|f| (0.5 * longest..=4.0 * longest).contains(f))
         .unwrap_or(longest);
     let start_lens = Lens {
@@ -222,7 +222,7 @@ fn fit(
     let h = state.homography();
     let mut lens = state.lens();
     let longest = image.width().max(image.height()) as f64;
-    let measured = lens::focal_from_homography(&h, lens.cx, lens.cy)
+    let measured = lens::focal_from_homography(&h, lens.cx, lens.cy, longest)
         .filter(|f| (0.3 * longest..=6.0 * longest).contains(f));
     if let Some(focal) = measured {
         lens = lens.with_focal(focal);

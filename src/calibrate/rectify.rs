@@ -143,3 +143,87 @@ impl Rectifier {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::calibration::{Residuals, SouthSide};
+    use crate::calibrate::synthetic::{render, SceneOptions, TruthCamera};
+    use crate::geometry::spec::OUTER_CIRCLE_RADIUS_MM;
+
+    fn truth_calibration(truth: &TruthCamera) -> Calibration {
+        let residuals = Residuals {
+            median_px: 0.0,
+            p95_px: 0.0,
+            max_px: 0.0,
+            median_mm: 0.0,
+            p95_mm: 0.0,
+            max_mm: 0.0,
+            points: 0,
+            inliers: 0,
+        };
+        Calibration::new(
+            (truth.width, truth.height),
+            truth.homography,
+            truth.lens,
+            true,
+            SouthSide::Bottom,
+            residuals,
+            0.0,
+            "truth".into(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_centre_circle_lands_in_the_middle_of_the_top_view() {
+        let truth = TruthCamera::random(7, 480, 360);
+        let scene = SceneOptions {
+            coins: 0,
+            grain: 0.0,
+            falloff: 0.0,
+            seed: 7,
+        };
+        let frame = render(&truth, &scene).unwrap();
+        let rectifier = Rectifier::new(&truth_calibration(&truth), 0.5).unwrap();
+        let top = rectifier.rectify(&frame).unwrap();
+        assert_eq!(
+            (top.cols(), top.rows()),
+            (rectifier.side_px(), rectifier.side_px())
+        );
+        let middle = rectifier.board_to_top_view(nalgebra::Point2::origin());
+        let at = |p: nalgebra::Point2<f64>| {
+            let px = top
+                .at_2d::<opencv::core::Vec3b>(p.y.round() as i32, p.x.round() as i32)
+                .unwrap();
+            (f64::from(px[0]), f64::from(px[1]), f64::from(px[2]))
+        };
+        // Red (BGR: little blue and green, much red) at the centre...
+        let (b, g, r) = at(middle);
+        assert!(r > 120.0 && b < 90.0 && g < 90.0, "centre is {b},{g},{r}");
+        // ...and light plywood between the centre and the outer circle.
+        let between =
+            rectifier.board_to_top_view(nalgebra::Point2::new(OUTER_CIRCLE_RADIUS_MM / 2.0, 0.0));
+        let (b, g, r) = at(between);
+        assert!(
+            b > 120.0 && g > 160.0 && r > 180.0,
+            "plywood is {b},{g},{r}"
+        );
+        let back = rectifier.top_view_to_board(middle);
+        assert!(back.coords.norm() < 1e-9);
+    }
+
+    #[test]
+    fn a_frame_of_the_wrong_size_is_refused() {
+        let truth = TruthCamera::random(8, 320, 240);
+        let rectifier = Rectifier::new(&truth_calibration(&truth), 0.25).unwrap();
+        let other =
+            Mat::new_rows_cols_with_default(100, 100, opencv::core::CV_8UC3, Scalar::all(0.0))
+                .unwrap();
+        assert!(matches!(
+            rectifier.rectify(&other),
+            Err(CalibrateError::BadImage(_))
+        ));
+        assert!(Rectifier::new(&truth_calibration(&truth), 0.0).is_err());
+    }
+}

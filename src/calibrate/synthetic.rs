@@ -13,9 +13,8 @@ use super::calibration::SouthSide;
 use super::error::{cv, CalibrateError};
 use super::lens::{apply_homography, Lens};
 use crate::geometry::spec::{
-    ARROW_MAX_THICKNESS_MM, BASE_CIRCLE_RED_DIAMETER_MM, CARROMMAN_RADIUS_MM,
-    CENTRE_CIRCLE_RADIUS_MM, CIRCLE_LINE_THICKNESS_MM, FRAME_WIDTH_MM, HALF_SURFACE_MM,
-    OUTER_CIRCLE_RADIUS_MM, POCKET_CENTRE_OFFSET_MM,
+    CARROMMAN_RADIUS_MM, CENTRE_CIRCLE_RADIUS_MM, CIRCLE_LINE_THICKNESS_MM, FRAME_WIDTH_MM,
+    HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM, POCKET_CENTRE_OFFSET_MM,
 };
 use crate::geometry::{arrow, pocket_hole, seat_markings, Circle, Pocket, Seat, Stroke};
 
@@ -294,7 +293,6 @@ impl Scene {
                 (Circle::new(centre, CARROMMAN_RADIUS_MM), colour)
             })
             .collect();
-        debug_assert!(BASE_CIRCLE_RED_DIAMETER_MM > 0.0 && ARROW_MAX_THICKNESS_MM > 0.0);
         Scene {
             strokes,
             rings,
