@@ -12,25 +12,16 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use thiserror::Error;
 
-use crate::geometry::{Piece, Pocket};
+use crate::geometry::spec::{
+    CARROMMAN_DIAMETER_MM, CARROMMAN_MASS_G, HALF_SURFACE_MM, STRIKER_DIAMETER_MM,
+    STRIKER_MAX_MASS_G,
+};
+use crate::geometry::{disc_on_playing_surface, pocket_centre, pocket_containing, Piece, Pocket};
 use crate::sim::scene::{PieceState, PieceTruth};
 
-/// TEMPORARY: the few ICF figures the physics needs, until `geometry::spec`
-/// lands in `main`. Remove and use `geometry::spec` then.
-mod spec {
-    /// Side of the square playing surface, mm (ICF A.1: 735–740).
-    pub const PLAYING_SURFACE_SIDE_MM: f64 = 740.0;
-    /// Pocket hole diameter, mm (ICF A.3).
-    pub const POCKET_DIAMETER_MM: f64 = 44.5;
-    /// Carromman and Queen diameter, mm (ICF B: 30.2–31.8).
-    pub const CARROMMAN_DIAMETER_MM: f64 = 31.0;
-    /// Carromman and Queen mass, g (ICF B: 5.25–5.5).
-    pub const CARROMMAN_MASS_G: f64 = 5.4;
-    /// Striker diameter, mm (ICF C: at most 41.3).
-    pub const STRIKER_DIAMETER_MM: f64 = 41.3;
-    /// Striker mass, g (ICF C: at most 15).
-    pub const STRIKER_MASS_G: f64 = 15.0;
-}
+/// How far two discs set down touching may seem to overlap through rounding
+/// (the break arrangement packs them exactly touching), mm.
+const PLACEMENT_TOLERANCE_MM: f64 = 1e-6;
 
 /// Standard gravity in mm/s², for the flight of a piece that jumps the frame.
 const GRAVITY_MM_S2: f64 = 9_806.65;
@@ -170,9 +161,9 @@ impl Disc {
     /// A disc of the given kind with ICF size and mass, held off the board.
     pub fn new(id: u8, kind: Piece) -> Disc {
         let (diameter, mass) = match kind {
-            Piece::Striker => (spec::STRIKER_DIAMETER_MM, spec::STRIKER_MASS_G),
+            Piece::Striker => (STRIKER_DIAMETER_MM, STRIKER_MAX_MASS_G),
             Piece::White | Piece::Black | Piece::Queen => {
-                (spec::CARROMMAN_DIAMETER_MM, spec::CARROMMAN_MASS_G)
+                (CARROMMAN_DIAMETER_MM, CARROMMAN_MASS_G.nominal)
             }
         };
         Disc {
@@ -208,31 +199,6 @@ impl Disc {
             pocket: self.pocket,
         }
     }
-}
-
-/// Half the side of the playing surface: the frame's inner edges are at ±this.
-pub fn surface_half_side() -> f64 {
-    spec::PLAYING_SURFACE_SIDE_MM / 2.0
-}
-
-/// Radius of a pocket hole, mm.
-pub fn pocket_radius() -> f64 {
-    spec::POCKET_DIAMETER_MM / 2.0
-}
-
-/// Centre of a pocket hole: the hole is cut into the corner of the surface,
-/// tangent to both frame edges.
-pub fn pocket_centre(pocket: Pocket) -> Point2<f64> {
-    let (sx, sy) = pocket.corner_signs();
-    let inset = surface_half_side() - pocket_radius();
-    Point2::new(sx * inset, sy * inset)
-}
-
-/// The pocket whose hole contains `point`, if any.
-pub fn pocket_containing(point: &Point2<f64>) -> Option<Pocket> {
-    Pocket::ALL
-        .into_iter()
-        .find(|&p| (point - pocket_centre(p)).norm() < pocket_radius())
 }
 
 /// The discs on the playing surface and everything that moves them.
@@ -304,17 +270,12 @@ impl Table {
     /// surface, off the pocket holes, and clear of every other disc on the
     /// board (ignoring `ignore`).
     pub fn is_free(&self, centre: &Point2<f64>, radius: f64, ignore: Option<u8>) -> bool {
-        let half = surface_half_side();
-        let on_surface = centre.x.abs() + radius <= half && centre.y.abs() + radius <= half;
-        let off_holes = Pocket::ALL
-            .into_iter()
-            .all(|p| (centre - pocket_centre(p)).norm() >= pocket_radius() + radius);
         let clear = self
             .discs
             .iter()
             .filter(|d| d.state == PieceState::OnBoard && Some(d.id) != ignore)
-            .all(|d| (d.position - centre).norm() >= d.radius + radius);
-        on_surface && off_holes && clear
+            .all(|d| (d.position - centre).norm() >= d.radius + radius - PLACEMENT_TOLERANCE_MM);
+        disc_on_playing_surface(*centre, radius) && clear
     }
 
     /// Puts a disc down at rest on the surface. Fails where it would overlap
@@ -524,7 +485,7 @@ impl Table {
     /// Frame contacts: reflect the normal velocity with restitution, or, on a
     /// hard hit and by chance, launch the disc over the frame.
     fn resolve_cushions(&mut self, t: f64, events: &mut Vec<Event>) {
-        let half = surface_half_side();
+        let half = HALF_SURFACE_MM;
         let config = self.config.clone();
         for disc in &mut self.discs {
             if disc.state != PieceState::OnBoard {
@@ -572,7 +533,7 @@ impl Table {
             if disc.state != PieceState::OnBoard {
                 continue;
             }
-            if let Some(pocket) = pocket_containing(&disc.position) {
+            if let Some(pocket) = pocket_containing(disc.position) {
                 disc.state = PieceState::Pocketed;
                 disc.pocket = Some(pocket);
                 disc.position = pocket_centre(pocket);
@@ -590,12 +551,8 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Distance from the frame to the centre line of a seat's base-line pair
-    /// (TEMPORARY figures: 101.5 mm to the outer line, 31.8 mm between lines).
-    fn base_line_offset() -> f64 {
-        101.5 + 31.8 / 2.0
-    }
+    use crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM;
+    use crate::geometry::{break_arrangement, Seat};
 
     fn quiet_config() -> PhysicsConfig {
         PhysicsConfig {
@@ -607,31 +564,26 @@ mod tests {
         }
     }
 
-    /// A compact hexagonal cluster of the 19 pieces round the centre (a
-    /// stand-in for the ICF arrangement in these physics-only tests).
-    fn place_cluster(table: &mut Table) {
-        let pitch = spec::CARROMMAN_DIAMETER_MM + 0.01;
-        let mut spots = vec![Point2::origin()];
-        for ring in 1..=2 {
-            // Hexagonal ring `ring`: 6·ring spots.
-            let corners: Vec<Vector2<f64>> = (0..6)
-                .map(|k| {
-                    let a = std::f64::consts::FRAC_PI_3 * f64::from(k);
-                    Vector2::new(a.cos(), a.sin()) * pitch * f64::from(ring)
-                })
-                .collect();
-            for k in 0..6 {
-                let (from, to) = (corners[k], corners[(k + 1) % 6]);
-                for step in 0..ring {
-                    let f = f64::from(step) / f64::from(ring);
-                    spots.push(Point2::from(from + (to - from) * f));
+    /// The ICF break arrangement for a south breaker.
+    fn place_break_arrangement(table: &mut Table) {
+        let mut white = FIRST_WHITE_ID;
+        let mut black = FIRST_BLACK_ID;
+        for placed in break_arrangement(Seat::South) {
+            let id = match placed.piece {
+                Piece::White => {
+                    white += 1;
+                    white - 1
                 }
-            }
+                Piece::Black => {
+                    black += 1;
+                    black - 1
+                }
+                Piece::Queen | Piece::Striker => QUEEN_ID,
+            };
+            table.place(id, placed.centre).unwrap();
         }
-        assert_eq!(spots.len(), 19);
-        for (id, spot) in (QUEEN_ID..STRIKER_ID).zip(spots) {
-            table.place(id, spot).unwrap();
-        }
+        assert_eq!(white, FIRST_BLACK_ID);
+        assert_eq!(black, STRIKER_ID);
     }
 
     fn run_to_rest(table: &mut Table) -> Vec<Event> {
@@ -652,8 +604,8 @@ mod tests {
         // base lines, to the opposite frame". A run is the distance its centre
         // travels from the base line to touching the opposite frame.
         let mut table = Table::with_full_set(quiet_config(), 1);
-        let half = surface_half_side();
-        let start = Point2::new(0.0, -(half - base_line_offset()));
+        let half = HALF_SURFACE_MM;
+        let start = Point2::new(0.0, -BASE_CIRCLE_CENTRE_DEPTH_MM);
         table.place(STRIKER_ID, start).unwrap();
         let striker_radius = table.disc(STRIKER_ID).unwrap().radius;
         let run = (half - striker_radius) - start.y;
@@ -743,9 +695,8 @@ mod tests {
 
     fn break_shot(seed: u64) -> (Table, Vec<Event>) {
         let mut table = Table::with_full_set(PhysicsConfig::default(), seed);
-        place_cluster(&mut table);
-        let half = surface_half_side();
-        let start = Point2::new(12.0, -(half - base_line_offset()));
+        place_break_arrangement(&mut table);
+        let start = Point2::new(12.0, -BASE_CIRCLE_CENTRE_DEPTH_MM);
         table.place(STRIKER_ID, start).unwrap();
         let speed = table.config().max_strike_speed;
         let aim = (Point2::origin() - start).normalize();
@@ -764,7 +715,7 @@ mod tests {
                 .iter()
                 .filter(|d| d.state == PieceState::OnBoard)
                 .collect();
-            let half = surface_half_side();
+            let half = HALF_SURFACE_MM;
             for (i, a) in on_board.iter().enumerate() {
                 assert!(a.position.x.abs() + a.radius <= half + 1e-9);
                 assert!(a.position.y.abs() + a.radius <= half + 1e-9);
@@ -839,7 +790,7 @@ mod tests {
         assert!(events.iter().any(|e| matches!(e, Event::Jumped { .. })));
         let disc = table.disc(FIRST_WHITE_ID).unwrap();
         assert_eq!(disc.state, PieceState::OffBoard);
-        assert!(disc.position.y > surface_half_side());
+        assert!(disc.position.y > HALF_SURFACE_MM);
     }
 
     #[test]
@@ -885,9 +836,9 @@ mod tests {
             Err(PhysicsError::NotOnBoard { .. })
         ));
         let spot = table
-            .free_spot_near(Point2::origin(), spec::CARROMMAN_DIAMETER_MM / 2.0, 60.0)
+            .free_spot_near(Point2::origin(), CARROMMAN_DIAMETER_MM / 2.0, 60.0)
             .unwrap();
-        assert!(table.is_free(&spot, spec::CARROMMAN_DIAMETER_MM / 2.0, None));
-        assert!((spot - Point2::origin()).norm() >= spec::CARROMMAN_DIAMETER_MM - 1e-9);
+        assert!(table.is_free(&spot, CARROMMAN_DIAMETER_MM / 2.0, None));
+        assert!((spot - Point2::origin()).norm() >= CARROMMAN_DIAMETER_MM - 1e-9);
     }
 }
