@@ -24,4 +24,6 @@ pub mod geometry;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod strokes;
 pub mod template;
+pub mod track;

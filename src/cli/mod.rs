@@ -4,4 +4,6 @@
 pub mod board;
 pub mod eval;
 pub mod rules;
+pub mod score;
 pub mod sim;
+pub mod track;

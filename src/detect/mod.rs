@@ -22,7 +22,7 @@ use crate::geometry::Piece;
 
 pub use background::Background;
 pub use colours::{ColourModels, ColourSample};
-pub use discs::{DetectError, Detector, DetectorOptions};
+pub use discs::{DetectError, Detector, DetectorOptions, KnownDisc};
 pub use topview::{BoardCamera, Rectified, TopView, TopViewError};
 pub use video::{Frame, FrameReader, VideoError};
 

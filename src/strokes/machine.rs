@@ -121,9 +121,16 @@ enum Phase {
     /// No striker lies placed on a seat's base lines.
     Waiting { still_frames: u32 },
     /// The striker lies on a seat's base lines.
-    Placed { seat: Seat, placement: Placement, rest_t: f64 },
+    Placed {
+        seat: Seat,
+        placement: Placement,
+        rest_t: f64,
+    },
     /// The striker has been struck; pieces are moving.
-    Moving { striker: TrackId, at_rest_frames: u32 },
+    Moving {
+        striker: TrackId,
+        at_rest_frames: u32,
+    },
 }
 
 /// Reads strokes off a stream of [`TrackFrame`]s.
@@ -181,14 +188,20 @@ impl StrokeMachine {
                                 placement: striker_placement(seat, s.position, STRIKER_RADIUS_MM),
                                 rest_t: frame.t,
                             },
-                            _ => Phase::Waiting { still_frames: still },
+                            _ => Phase::Waiting {
+                                still_frames: still,
+                            },
                         };
                     } else {
                         self.phase = Phase::Waiting { still_frames: 0 };
                     }
                 }
             }
-            Phase::Placed { seat, placement, rest_t } => match striker {
+            Phase::Placed {
+                seat,
+                placement,
+                rest_t,
+            } => match striker {
                 None => self.phase = Phase::Waiting { still_frames: 0 },
                 Some(s) if s.speed() >= self.options.strike_speed => {
                     struck = Some(seat);
@@ -206,9 +219,15 @@ impl StrokeMachine {
                 }
                 Some(_) => {}
             },
-            Phase::Moving { striker: id, at_rest_frames } => {
+            Phase::Moving {
+                striker: id,
+                at_rest_frames,
+            } => {
                 self.follow(frame, id);
-                let all_still = frame.tracks.iter().all(|t| t.speed() < self.options.rest_speed);
+                let all_still = frame
+                    .tracks
+                    .iter()
+                    .all(|t| t.speed() < self.options.rest_speed);
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
                 if rest >= self.options.rest_frames {
                     if let Some(done) = self.current.take() {
@@ -216,7 +235,10 @@ impl StrokeMachine {
                     }
                     self.phase = Phase::Waiting { still_frames: 0 };
                 } else {
-                    self.phase = Phase::Moving { striker: id, at_rest_frames: rest };
+                    self.phase = Phase::Moving {
+                        striker: id,
+                        at_rest_frames: rest,
+                    };
                 }
                 return None;
             }
@@ -264,7 +286,10 @@ impl StrokeMachine {
             },
             vision,
         });
-        self.phase = Phase::Moving { striker: striker.id, at_rest_frames: 0 };
+        self.phase = Phase::Moving {
+            striker: striker.id,
+            at_rest_frames: 0,
+        };
         self.follow(frame, striker.id);
     }
 
@@ -285,7 +310,15 @@ impl StrokeMachine {
             }
         }
         for event in &frame.events {
-            if let TrackEvent::Vanished { piece, heading_to, last_seen, t, hand_present, .. } = *event {
+            if let TrackEvent::Vanished {
+                piece,
+                heading_to,
+                last_seen,
+                t,
+                hand_present,
+                ..
+            } = *event
+            {
                 match where_it_went(&options, last_seen, heading_to) {
                     Exit::Pocket(pocket) => current.stroke.pocketed.push(PocketedPiece {
                         piece,
@@ -311,14 +344,28 @@ impl StrokeMachine {
     fn late_pocketings(&mut self, frame: &TrackFrame) {
         let options = self.options;
         for event in &frame.events {
-            if let TrackEvent::Vanished { piece, heading_to, last_seen, t, hand_present: false, .. } = *event {
+            if let TrackEvent::Vanished {
+                piece,
+                heading_to,
+                last_seen,
+                t,
+                hand_present: false,
+                ..
+            } = *event
+            {
                 if piece == Piece::Striker {
                     continue;
                 }
-                if let (Exit::Pocket(pocket), Some(last)) =
-                    (where_it_went(&options, last_seen, heading_to), self.finished.last_mut())
-                {
-                    last.stroke.pocketed.push(PocketedPiece { piece, pocket: Some(pocket), t: Some(t), late: true });
+                if let (Exit::Pocket(pocket), Some(last)) = (
+                    where_it_went(&options, last_seen, heading_to),
+                    self.finished.last_mut(),
+                ) {
+                    last.stroke.pocketed.push(PocketedPiece {
+                        piece,
+                        pocket: Some(pocket),
+                        t: Some(t),
+                        late: true,
+                    });
                 }
             }
         }
@@ -340,7 +387,11 @@ enum Exit {
     Nowhere,
 }
 
-fn where_it_went(options: &StrokeMachineOptions, last_seen: Point2<f64>, heading_to: Point2<f64>) -> Exit {
+fn where_it_went(
+    options: &StrokeMachineOptions,
+    last_seen: Point2<f64>,
+    heading_to: Point2<f64>,
+) -> Exit {
     for point in [heading_to, last_seen] {
         let (pocket, distance) = nearest_pocket(point);
         if distance <= options.pocket_reach_mm {

@@ -13,12 +13,14 @@ use opencv::prelude::*;
 use thiserror::Error;
 
 use super::machine::{SeenCount, SeenStroke, StrokeMachine, StrokeMachineOptions, VisionNote};
-use crate::contract::{Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION};
-use crate::detect::{
-    BoardCamera, ColourModels, DetectError, Detector, DetectorOptions, Frame, FrameReader, Rectified, TopView,
-    TopViewError, VideoError,
+use crate::contract::{
+    Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::colours::ColourModelError;
+use crate::detect::{
+    BoardCamera, ColourModels, DetectError, Detector, DetectorOptions, Frame, FrameReader,
+    Rectified, TopView, TopViewError, VideoError,
+};
 use crate::geometry::Seat;
 use crate::rules::Engine;
 use crate::sim::video::{ClipWriter, VideoError as WriterError};
@@ -35,7 +37,7 @@ pub enum SessionError {
     #[error(transparent)]
     Video(#[from] VideoError),
     /// A frame could not be rectified (e.g. a calibration for another camera).
-    #[error("{}: {source}", video.display())]
+    #[error("cannot rectify the frames of {}", video.display())]
     TopView {
         /// The clip.
         video: PathBuf,
@@ -43,7 +45,7 @@ pub enum SessionError {
         source: TopViewError,
     },
     /// Detection failed (e.g. no board in view).
-    #[error("{}: {source}", video.display())]
+    #[error("cannot find the pieces in {}", video.display())]
     Detect {
         /// The clip.
         video: PathBuf,
@@ -54,7 +56,7 @@ pub enum SessionError {
     #[error(transparent)]
     Models(#[from] ColourModelError),
     /// The review video could not be written.
-    #[error("review video {}: {source}", path.display())]
+    #[error("cannot write the review video {}", path.display())]
     Overlay {
         /// The review video.
         path: PathBuf,
@@ -108,11 +110,18 @@ pub struct ClipOutcome {
 /// The match a clip shows when none is given: singles between the players
 /// at `first_seat` and across from it, who breaks.
 pub fn default_setup(first_seat: Seat) -> MatchSetup {
-    let players = vec![first_seat.name().to_string(), first_seat.opposite().name().to_string()];
+    let players = vec![
+        first_seat.name().to_string(),
+        first_seat.opposite().name().to_string(),
+    ];
     MatchSetup {
         event: Event::Singles,
         rules: RuleSet::Icf,
-        seats: [(first_seat, players[0].clone()), (first_seat.opposite(), players[1].clone())].into(),
+        seats: [
+            (first_seat, players[0].clone()),
+            (first_seat.opposite(), players[1].clone()),
+        ]
+        .into(),
         first_breaker: players[0].clone(),
         players,
         stage: Stage::League,
@@ -130,15 +139,20 @@ pub fn track_clip(
 ) -> Result<ClipOutcome, SessionError> {
     let mut reader = FrameReader::open(video)?;
     let fps = reader.fps();
-    let top_view = TopView::new(camera, options.px_per_mm).map_err(|source| SessionError::TopView {
-        video: video.to_path_buf(),
-        source,
-    })?;
+    let top_view =
+        TopView::new(camera, options.px_per_mm).map_err(|source| SessionError::TopView {
+            video: video.to_path_buf(),
+            source,
+        })?;
     let mut detector = Detector::new(top_view.frame(), ColourModels::shipped()?, options.detector)
-        .map_err(|source| SessionError::Detect { video: video.to_path_buf(), source })?;
+        .map_err(|source| SessionError::Detect {
+            video: video.to_path_buf(),
+            source,
+        })?;
     let mut overlay = match &options.overlay {
         Some(path) => {
-            let side = top_view.frame().side_px() as u32;
+            // Video encoders want even sizes; the last odd row and column go.
+            let side = (top_view.frame().side_px() as u32) & !1;
             Some(Overlay::create(path, fps, side)?)
         }
         None => None,
@@ -177,7 +191,14 @@ pub fn track_clip(
                 break;
             }
         };
-        let step = process_frame(&frame, &top_view, &mut rectified, &mut detector, &mut tracker, frames == 0);
+        let step = process_frame(
+            &frame,
+            &top_view,
+            &mut rectified,
+            &mut detector,
+            &mut tracker,
+            frames == 0,
+        );
         // The decoder may have finished; a failed send only means no reuse.
         let _ = recycle_tx.send(frame);
         let tracks = match step {
@@ -192,7 +213,12 @@ pub fn track_clip(
             referee.on_strike(seat, machine.finished(), &tracks);
         }
         if let Some(overlay) = overlay.as_mut() {
-            if let Err(error) = overlay.draw(&rectified, &tracks, machine.finished().len(), machine.in_motion()) {
+            if let Err(error) = overlay.draw(
+                &rectified,
+                &tracks,
+                machine.finished().len(),
+                machine.in_motion(),
+            ) {
                 failure = Some(error);
                 break;
             }
@@ -215,7 +241,11 @@ pub fn track_clip(
         match_setup: referee.setup.unwrap_or_else(|| default_setup(first_seat)),
         strokes: seen.into_iter().map(SeenStroke::into_stroke).collect(),
     };
-    Ok(ClipOutcome { log, frames, failure })
+    Ok(ClipOutcome {
+        log,
+        frames,
+        failure,
+    })
 }
 
 /// A stage failure before the clip's name is attached.
@@ -242,10 +272,18 @@ fn process_frame(
     tracker: &mut Tracker,
     first: bool,
 ) -> Result<TrackFrame, StageError> {
-    top_view.rectify(frame, rectified).map_err(StageError::TopView)?;
+    top_view
+        .rectify(frame, rectified)
+        .map_err(StageError::TopView)?;
     let known = tracker.known_discs();
-    let detections = detector.detect(rectified, &known).map_err(StageError::Detect)?;
-    Ok(if first { tracker.seed(&detections) } else { tracker.update(&detections) })
+    let detections = detector
+        .detect(rectified, &known)
+        .map_err(StageError::Detect)?;
+    Ok(if first {
+        tracker.seed(&detections)
+    } else {
+        tracker.update(&detections)
+    })
 }
 
 /// The rules engine run alongside the vision, to compare what it says is on
@@ -259,7 +297,12 @@ struct Referee {
 
 impl Referee {
     fn new(setup: Option<MatchSetup>) -> Referee {
-        Referee { setup, engine: None, played: 0, alerts: Vec::new() }
+        Referee {
+            setup,
+            engine: None,
+            played: 0,
+            alerts: Vec::new(),
+        }
     }
 
     /// Called when stroke number `finished.len()` has just been struck:
@@ -267,21 +310,38 @@ impl Referee {
     /// board is compared with the pieces seen now.
     fn on_strike(&mut self, seat: Seat, finished: &[SeenStroke], tracks: &TrackFrame) {
         let stroke_index = finished.len();
-        let setup = self.setup.get_or_insert_with(|| default_setup(seat)).clone();
+        let setup = self
+            .setup
+            .get_or_insert_with(|| default_setup(seat))
+            .clone();
         if self.engine.is_none() {
             match Engine::new(&setup) {
                 Ok(engine) => self.engine = Some(engine),
                 Err(error) => {
-                    self.alerts.push((stroke_index, VisionNote { t: tracks.t, message: format!("the match setup is not playable: {error}") }));
+                    self.alerts.push((
+                        stroke_index,
+                        VisionNote {
+                            t: tracks.t,
+                            message: format!("the match setup is not playable: {error}"),
+                        },
+                    ));
                     self.setup = Some(setup);
                     return;
                 }
             }
         }
-        let Some(engine) = self.engine.as_mut() else { return };
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
         while self.played < finished.len() {
             if let Err(error) = engine.play(&finished[self.played].stroke) {
-                self.alerts.push((stroke_index, VisionNote { t: tracks.t, message: format!("the laws refuse stroke {}: {error}", self.played) }));
+                self.alerts.push((
+                    stroke_index,
+                    VisionNote {
+                        t: tracks.t,
+                        message: format!("the laws refuse stroke {}: {error}", self.played),
+                    },
+                ));
                 self.engine = None;
                 return;
             }
@@ -289,7 +349,9 @@ impl Referee {
         }
         let expected = engine.on_board();
         let seen = SeenCount::of(&tracks.tracks);
-        if (seen.white, seen.black, seen.queen) != (expected.white, expected.black, expected.queen) && self.played > 0 {
+        if (seen.white, seen.black, seen.queen) != (expected.white, expected.black, expected.queen)
+            && self.played > 0
+        {
             self.alerts.push((
                 stroke_index,
                 VisionNote {
@@ -314,7 +376,11 @@ impl Referee {
 }
 
 fn on_off(present: bool) -> &'static str {
-    if present { "on the board" } else { "off" }
+    if present {
+        "on the board"
+    } else {
+        "off"
+    }
 }
 
 /// The review video: the top view with each track's identity and the
@@ -323,6 +389,7 @@ struct Overlay {
     path: PathBuf,
     writer: ClipWriter,
     canvas: Mat,
+    side: i32,
     labels: Vec<(String, u32)>,
 }
 
@@ -331,22 +398,64 @@ const LABEL_FRAMES: u32 = 45;
 
 impl Overlay {
     fn create(path: &Path, fps: f64, side: u32) -> Result<Overlay, SessionError> {
-        let writer = ClipWriter::create(path, fps, (side, side))
-            .map_err(|source| SessionError::Overlay { path: path.to_path_buf(), source })?;
-        Ok(Overlay { path: path.to_path_buf(), writer, canvas: Mat::default(), labels: Vec::new() })
+        let writer = ClipWriter::create(path, fps, (side, side)).map_err(|source| {
+            SessionError::Overlay {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+        Ok(Overlay {
+            path: path.to_path_buf(),
+            writer,
+            canvas: Mat::default(),
+            side: side as i32,
+            labels: Vec::new(),
+        })
     }
 
-    fn draw(&mut self, view: &Rectified, tracks: &TrackFrame, strokes_done: usize, moving: bool) -> Result<(), SessionError> {
+    fn draw(
+        &mut self,
+        view: &Rectified,
+        tracks: &TrackFrame,
+        strokes_done: usize,
+        moving: bool,
+    ) -> Result<(), SessionError> {
         view.image.copy_to(&mut self.canvas)?;
         let frame = view.frame;
         for track in &tracks.tracks {
             let px = frame.board_to_px(track.position);
             let centre = Point::new(px.x.round() as i32, px.y.round() as i32);
             let radius = (track.radius_mm() * frame.px_per_mm).round() as i32;
-            let colour = if track.hidden { Scalar::new(0.0, 200.0, 255.0, 0.0) } else { Scalar::new(0.0, 255.0, 0.0, 0.0) };
-            imgproc::circle(&mut self.canvas, centre, radius, colour, 1, imgproc::LINE_AA, 0)?;
-            let label = format!("{}{}", track.piece.name().chars().next().unwrap_or('?'), track.id.0);
-            imgproc::put_text(&mut self.canvas, &label, centre + Point::new(radius, -radius), imgproc::FONT_HERSHEY_PLAIN, 0.7, colour, 1, imgproc::LINE_AA, false)?;
+            let colour = if track.hidden {
+                Scalar::new(0.0, 200.0, 255.0, 0.0)
+            } else {
+                Scalar::new(0.0, 255.0, 0.0, 0.0)
+            };
+            imgproc::circle(
+                &mut self.canvas,
+                centre,
+                radius,
+                colour,
+                1,
+                imgproc::LINE_AA,
+                0,
+            )?;
+            let label = format!(
+                "{}{}",
+                track.piece.name().chars().next().unwrap_or('?'),
+                track.id.0
+            );
+            imgproc::put_text(
+                &mut self.canvas,
+                &label,
+                centre + Point::new(radius, -radius),
+                imgproc::FONT_HERSHEY_PLAIN,
+                0.7,
+                colour,
+                1,
+                imgproc::LINE_AA,
+                false,
+            )?;
         }
         for event in &tracks.events {
             let text = match event {
@@ -355,22 +464,56 @@ impl Overlay {
             };
             self.labels.push((text, LABEL_FRAMES));
         }
-        let status = format!("stroke {} {}", strokes_done + usize::from(moving), if moving { "in motion" } else { "" });
-        imgproc::put_text(&mut self.canvas, &status, Point::new(8, 16), imgproc::FONT_HERSHEY_PLAIN, 1.0, Scalar::new(255.0, 255.0, 255.0, 0.0), 1, imgproc::LINE_AA, false)?;
+        let status = format!(
+            "stroke {} {}",
+            strokes_done + usize::from(moving),
+            if moving { "in motion" } else { "" }
+        );
+        imgproc::put_text(
+            &mut self.canvas,
+            &status,
+            Point::new(8, 16),
+            imgproc::FONT_HERSHEY_PLAIN,
+            1.0,
+            Scalar::new(255.0, 255.0, 255.0, 0.0),
+            1,
+            imgproc::LINE_AA,
+            false,
+        )?;
         for (row, (text, _)) in self.labels.iter().enumerate() {
-            imgproc::put_text(&mut self.canvas, text, Point::new(8, 32 + 14 * row as i32), imgproc::FONT_HERSHEY_PLAIN, 0.9, Scalar::new(0.0, 255.0, 255.0, 0.0), 1, imgproc::LINE_AA, false)?;
+            imgproc::put_text(
+                &mut self.canvas,
+                text,
+                Point::new(8, 32 + 14 * row as i32),
+                imgproc::FONT_HERSHEY_PLAIN,
+                0.9,
+                Scalar::new(0.0, 255.0, 255.0, 0.0),
+                1,
+                imgproc::LINE_AA,
+                false,
+            )?;
         }
         self.labels.retain_mut(|(_, left)| {
             *left -= 1;
             *left > 0
         });
+        let even = Mat::roi(
+            &self.canvas,
+            opencv::core::Rect::new(0, 0, self.side, self.side),
+        )?;
         self.writer
-            .write(&self.canvas)
-            .map_err(|source| SessionError::Overlay { path: self.path.clone(), source })
+            .write(&even.try_clone()?)
+            .map_err(|source| SessionError::Overlay {
+                path: self.path.clone(),
+                source,
+            })
     }
 
     fn finish(self) -> Result<(), SessionError> {
         let path = self.path;
-        self.writer.finish().map(|_| ()).map_err(|source| SessionError::Overlay { path, source })
+        self.writer
+            .finish()
+            .map(|_| ())
+            .map_err(|source| SessionError::Overlay { path, source })
     }
 }

@@ -220,7 +220,13 @@ impl Tracker {
                 }
             }
         }
-        self.assign(&mut pairs, &mut track_matched, &mut detection_used, detections, dt);
+        self.assign(
+            &mut pairs,
+            &mut track_matched,
+            &mut detection_used,
+            detections,
+            dt,
+        );
         // Second pass: a struck piece jumps; pair the rest by class over a wide gate.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
@@ -229,12 +235,21 @@ impl Tracker {
             }
             for (di, detection) in detections.discs.iter().enumerate() {
                 let distance = (detection.centre - predicted[ti]).norm();
-                if !detection_used[di] && detection.piece == track.piece && distance <= self.options.jump_mm {
+                if !detection_used[di]
+                    && detection.piece == track.piece
+                    && distance <= self.options.jump_mm
+                {
                     pairs.push((distance, ti, di));
                 }
             }
         }
-        self.assign(&mut pairs, &mut track_matched, &mut detection_used, detections, dt);
+        self.assign(
+            &mut pairs,
+            &mut track_matched,
+            &mut detection_used,
+            detections,
+            dt,
+        );
 
         // Tracks not seen: hidden, coasting, or gone.
         let hand_present = detections.hand_present();
@@ -245,7 +260,12 @@ impl Tracker {
                     // Confirmed in an earlier frame; nothing new.
                 } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
                     track.confirmed = true;
-                    events.push(TrackEvent::Appeared { id: track.id, piece: track.piece, at: track.position, t });
+                    events.push(TrackEvent::Appeared {
+                        id: track.id,
+                        piece: track.piece,
+                        at: track.position,
+                        t,
+                    });
                 }
                 continue;
             }
@@ -297,7 +317,12 @@ impl Tracker {
             track.vote(detection);
             self.next_id += 1;
             if track.confirmed {
-                events.push(TrackEvent::Appeared { id: track.id, piece: track.piece, at: track.position, t });
+                events.push(TrackEvent::Appeared {
+                    id: track.id,
+                    piece: track.piece,
+                    at: track.position,
+                    t,
+                });
             }
             self.tracks.push(track);
         }
@@ -391,15 +416,30 @@ mod tests {
     const FRAME_S: f64 = 1.0 / 30.0;
 
     fn disc(piece: Piece, x: f64, y: f64) -> Detection {
-        Detection { centre: Point2::new(x, y), radius_mm: CARROMMAN_RADIUS_MM, piece, confidence: 0.9 }
+        Detection {
+            centre: Point2::new(x, y),
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece,
+            confidence: 0.9,
+        }
     }
 
     fn frame(index: u64, discs: Vec<Detection>) -> Detections {
-        Detections { index, t: index as f64 * FRAME_S, discs, occluders: Vec::new() }
+        Detections {
+            index,
+            t: index as f64 * FRAME_S,
+            discs,
+            occluders: Vec::new(),
+        }
     }
 
     fn id_of(frame: &TrackFrame, piece: Piece) -> Vec<TrackId> {
-        frame.tracks.iter().filter(|t| t.piece == piece).map(|t| t.id).collect()
+        frame
+            .tracks
+            .iter()
+            .filter(|t| t.piece == piece)
+            .map(|t| t.id)
+            .collect()
     }
 
     #[test]
@@ -408,7 +448,10 @@ mod tests {
         let mut last = None;
         for i in 0..20u64 {
             let x = -100.0 + 10.0 * i as f64;
-            let f = tracker.update(&frame(i, vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)]));
+            let f = tracker.update(&frame(
+                i,
+                vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
+            ));
             let ids = (id_of(&f, Piece::White), id_of(&f, Piece::Black));
             if i >= 2 {
                 assert_eq!(f.tracks.len(), 2);
@@ -419,17 +462,37 @@ mod tests {
             }
         }
         let white = tracker.tracks().find(|t| t.piece == Piece::White).unwrap();
-        assert!((white.velocity.x - 300.0).abs() < 5.0, "{:?}", white.velocity);
+        assert!(
+            (white.velocity.x - 300.0).abs() < 5.0,
+            "{:?}",
+            white.velocity
+        );
     }
 
     #[test]
     fn a_struck_striker_jumping_170_mm_keeps_its_identity() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(i, vec![disc(Piece::Striker, 0.0, -270.0), disc(Piece::White, 50.0, 0.0)]));
+            tracker.update(&frame(
+                i,
+                vec![
+                    disc(Piece::Striker, 0.0, -270.0),
+                    disc(Piece::White, 50.0, 0.0),
+                ],
+            ));
         }
-        let before = tracker.tracks().find(|t| t.piece == Piece::Striker).unwrap().id;
-        let f = tracker.update(&frame(3, vec![disc(Piece::Striker, 0.0, -100.0), disc(Piece::White, 50.0, 0.0)]));
+        let before = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::Striker)
+            .unwrap()
+            .id;
+        let f = tracker.update(&frame(
+            3,
+            vec![
+                disc(Piece::Striker, 0.0, -100.0),
+                disc(Piece::White, 50.0, 0.0),
+            ],
+        ));
         assert_eq!(id_of(&f, Piece::Striker), vec![before]);
         assert!(f.events.is_empty(), "{:?}", f.events);
     }
@@ -438,7 +501,13 @@ mod tests {
     fn a_piece_under_a_hand_stays_and_one_in_the_open_vanishes() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(i, vec![disc(Piece::Black, 100.0, 100.0), disc(Piece::Queen, -200.0, 0.0)]));
+            tracker.update(&frame(
+                i,
+                vec![
+                    disc(Piece::Black, 100.0, 100.0),
+                    disc(Piece::Queen, -200.0, 0.0),
+                ],
+            ));
         }
         let hand = Occluder {
             min: Point2::new(80.0, 80.0),
@@ -452,7 +521,14 @@ mod tests {
             vanished.extend(tracker.update(&d).events);
         }
         assert_eq!(vanished.len(), 1, "{vanished:?}");
-        assert!(matches!(vanished[0], TrackEvent::Vanished { piece: Piece::Queen, hand_present: true, .. }));
+        assert!(matches!(
+            vanished[0],
+            TrackEvent::Vanished {
+                piece: Piece::Queen,
+                hand_present: true,
+                ..
+            }
+        ));
         let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
         assert!(black.hidden);
         assert_eq!(black.position, Point2::new(100.0, 100.0));
@@ -462,7 +538,11 @@ mod tests {
     fn a_single_false_detection_never_becomes_a_track() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         let mut events = Vec::new();
-        events.extend(tracker.update(&frame(0, vec![disc(Piece::White, 0.0, 0.0)])).events);
+        events.extend(
+            tracker
+                .update(&frame(0, vec![disc(Piece::White, 0.0, 0.0)]))
+                .events,
+        );
         for i in 1..6 {
             events.extend(tracker.update(&frame(i, vec![])).events);
         }
