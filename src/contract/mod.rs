@@ -1,1 +1,18 @@
-//! (in progress)
+//! The two public JSON documents the project exchanges: the stroke log
+//! (`carrom-strokes`, what happened on the board) and the board log
+//! (`carrom-boardlog`, what the laws make of it). Both are versioned and read
+//! strictly: a bad field is a [`ContractError`] naming its JSON path.
+
+mod boardlog;
+mod error;
+mod strokes;
+
+pub use boardlog::{
+    Alert, AlertKind, BoardEntry, BoardLog, BoardResult, GameEntry, MatchEntry, OnBoard,
+    QueenState, SideEntry, StrokeEntry, BOARD_LOG_FORMAT, BOARD_LOG_VERSION,
+};
+pub use error::ContractError;
+pub use strokes::{
+    Event, FoulCall, MatchSetup, OverboardPiece, PocketedPiece, RuleSet, Stage, Stroke, StrokeLog,
+    STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
+};
