@@ -8,6 +8,7 @@
 //!
 //! - [`geometry`]: the ICF board as data and queries, in board millimetres.
 //! - [`template`]: the exact ICF top view as an image (what `carrom board` draws).
+//! - [`calibrate`]: finds the board in a frame and fits the ICF model: pixels ↔ board mm.
 //! - [`detect`]: decoded frames warped to the top view, and the discs found in them.
 //! - [`track`]: identities for the discs from frame to frame, through hands and collisions.
 //! - [`strokes`]: strokes (seat, strike, pocketings) read off the tracks; a clip in, a stroke log out.
@@ -17,6 +18,7 @@
 //! - [`eval`]: recognised strokes and boards measured against ground truth.
 //! - [`sim`]: a physics simulator and renderer that make footage with ground truth.
 
+pub mod calibrate;
 pub mod contract;
 pub mod detect;
 pub mod eval;

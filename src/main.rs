@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Draw the exact ICF board as seen from above (the calibration template).
     Board(cli::board::Args),
+    /// Find the board in an image, video or camera and fit the ICF model to it.
+    Calibrate(cli::calibrate::Args),
     /// Apply the laws to a stroke log and write the scored board log.
     Rules(cli::rules::Args),
     /// Play and render a match clip with ground truth (for testing the vision).
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Board(args) => cli::board::run(args),
+        Command::Calibrate(args) => cli::calibrate::run(args),
         Command::Rules(args) => cli::rules::run(args),
         Command::Sim(args) => cli::sim::run(args),
         Command::Eval(args) => cli::eval::run(args),

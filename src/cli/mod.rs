@@ -2,6 +2,7 @@
 //! prints. No pipeline logic lives here.
 
 pub mod board;
+pub mod calibrate;
 pub mod eval;
 pub mod rules;
 pub mod score;

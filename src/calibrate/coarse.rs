@@ -1,0 +1,562 @@
+//! Coarse board finding: the playing surface is the largest light
+//! quadrilateral inside a dark frame. Threshold the lightness, take the
+//! largest outline, fit its four sides robustly (so pockets, coins, hands and
+//! the image edge cutting into the outline don't bend them) and intersect
+//! them into the four surface corners.
+
+use nalgebra::{Matrix3, Point2, Vector2};
+use opencv::core::{Mat, Point, Size, Vector, BORDER_REPLICATE};
+use opencv::{imgproc, prelude::*};
+
+use super::calibration::SouthSide;
+use super::error::{cv, CalibrateError};
+use super::gray::to_grey;
+use crate::geometry::spec::HALF_SURFACE_MM;
+
+/// The coarse search works on a copy no larger than this (longest side,
+/// pixels): the outline needs no more, and it keeps the search fast.
+const WORK_SIDE_PX: f64 = 800.0;
+
+/// The surface must cover at least this share of the image.
+const MIN_AREA_FRACTION: f64 = 0.08;
+
+/// Share of each side, at both ends, left out of the line fit: the pocket
+/// holes and the frame's rounded corners bend the outline there.
+const CORNER_SKIP_FRACTION: f64 = 0.12;
+
+/// Outline points this close to the image border (pixels) are the image
+/// edge, not the board's.
+const IMAGE_BORDER_PX: f64 = 2.5;
+
+/// An outline with more of its points on the image border than this share is
+/// the surroundings, not the board.
+const MAX_BORDER_SHARE: f64 = 0.4;
+
+/// RANSAC inlier distance, pixels of the working copy.
+const RANSAC_TOLERANCE_PX: f64 = 1.5;
+
+/// RANSAC trials per side.
+const RANSAC_TRIALS: usize = 300;
+
+/// The four corners of the playing surface in image pixels, in the order
+/// south-west, south-east, north-east, north-west.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SurfaceCorners(pub [Point2<f64>; 4]);
+
+/// The board corners the [`SurfaceCorners`] stand for, in the same order.
+pub fn board_corners() -> [Point2<f64>; 4] {
+    let h = HALF_SURFACE_MM;
+    [
+        Point2::new(-h, -h),
+        Point2::new(h, -h),
+        Point2::new(h, h),
+        Point2::new(-h, h),
+    ]
+}
+
+impl SurfaceCorners {
+    /// Orders four image corners of the surface (any order) so that the side
+    /// nearest `south` becomes the south side: SW, SE, NE, NW. Fails unless
+    /// they form a convex quadrilateral.
+    pub fn oriented(
+        points: [Point2<f64>; 4],
+        south: SouthSide,
+    ) -> Result<SurfaceCorners, CalibrateError> {
+        let centre = points.iter().fold(Vector2::zeros(), |a, p| a + p.coords) / 4.0;
+        let mut sorted = points;
+        // Sort by angle, then make the order run SW→SE→NE→NW, which in
+        // image coordinates (rows grow downwards) has negative signed area.
+        sorted.sort_by(|a, b| {
+            let angle = |p: &Point2<f64>| (p.y - centre.y).atan2(p.x - centre.x);
+            angle(a).total_cmp(&angle(b))
+        });
+        if signed_area(&sorted) > 0.0 {
+            sorted.reverse();
+        }
+        if !is_convex(&sorted) {
+            return Err(CalibrateError::BadCorners(
+                "the four points do not form a convex quadrilateral".into(),
+            ));
+        }
+        let midpoint =
+            |i: usize| Point2::from((sorted[i].coords + sorted[(i + 1) % 4].coords) / 2.0);
+        let south_index = (0..4)
+            .max_by(|&a, &b| {
+                south
+                    .nearness(midpoint(a))
+                    .total_cmp(&south.nearness(midpoint(b)))
+            })
+            .unwrap_or(0);
+        Ok(SurfaceCorners(std::array::from_fn(|i| {
+            sorted[(south_index + i) % 4]
+        })))
+    }
+
+    /// The homography from board mm to image pixels these corners imply
+    /// (ignoring lens distortion).
+    pub fn homography(&self) -> Result<Matrix3<f64>, CalibrateError> {
+        homography_from_points(&board_corners(), &self.0).ok_or_else(|| {
+            CalibrateError::BadCorners("the corners do not define a homography".into())
+        })
+    }
+}
+
+fn signed_area(points: &[Point2<f64>; 4]) -> f64 {
+    (0..4)
+        .map(|i| {
+            let (a, b) = (points[i], points[(i + 1) % 4]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum::<f64>()
+        / 2.0
+}
+
+fn is_convex(points: &[Point2<f64>; 4]) -> bool {
+    (0..4).all(|i| {
+        let (a, b, c) = (points[i], points[(i + 1) % 4], points[(i + 2) % 4]);
+        let cross = (b - a).perp(&(c - b));
+        cross < 0.0
+    })
+}
+
+/// The homography taking four points exactly onto four others (direct linear
+/// transform with `h33 = 1`); `None` for degenerate input.
+pub fn homography_from_points(
+    from: &[Point2<f64>; 4],
+    to: &[Point2<f64>; 4],
+) -> Option<Matrix3<f64>> {
+    let mut a = nalgebra::SMatrix::<f64, 8, 8>::zeros();
+    let mut b = nalgebra::SVector::<f64, 8>::zeros();
+    for i in 0..4 {
+        let (x, y) = (from[i].x, from[i].y);
+        let (u, v) = (to[i].x, to[i].y);
+        let r = 2 * i;
+        a.row_mut(r)
+            .copy_from_slice(&[x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y]);
+        a.row_mut(r + 1)
+            .copy_from_slice(&[0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y]);
+        b[r] = u;
+        b[r + 1] = v;
+    }
+    let h = a.lu().solve(&b)?;
+    let m = Matrix3::new(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0);
+    m.iter().all(|v| v.is_finite()).then_some(m)
+}
+
+/// Finds the playing surface's four corners in a frame (full-resolution
+/// pixels), ordered with south on the `south` side of the image.
+pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, CalibrateError> {
+    let grey = to_grey(frame)?;
+    let longest = f64::from(grey.cols().max(grey.rows()));
+    let scale = (WORK_SIDE_PX / longest).min(1.0);
+    let mut small = Mat::default();
+    if scale < 1.0 {
+        cv(
+            "shrinking the frame",
+            imgproc::resize(
+                &grey,
+                &mut small,
+                Size::new(0, 0),
+                scale,
+                scale,
+                imgproc::INTER_AREA,
+            ),
+        )?;
+    } else {
+        small = grey;
+    }
+    // Lamp falloff defeats one global threshold: try the light relative to
+    // its surroundings first, then the global split.
+    let mut outcome = Err(CalibrateError::NoBoard {
+        reason: "the image has no light region".into(),
+    });
+    for relative in [true, false] {
+        let mask = light_mask(&small, relative)?;
+        outcome = largest_outline(&mask).and_then(|outline| {
+            let quad = hull_quad(&outline)?;
+            Ok((outline, quad))
+        });
+        if outcome.is_ok() {
+            break;
+        }
+    }
+    let (outline, quad) = outcome?;
+    let (w, h) = (f64::from(small.cols()), f64::from(small.rows()));
+    let sides: Vec<Line> = (0..4)
+        .map(|i| fit_side(&outline, quad[i], quad[(i + 1) % 4], (w, h)))
+        .collect();
+    let mut corners = [Point2::origin(); 4];
+    for i in 0..4 {
+        let previous = &sides[(i + 3) % 4];
+        corners[i] = previous
+            .intersect(&sides[i])
+            .ok_or_else(|| CalibrateError::NoBoard {
+                reason: "two sides of the light region are parallel".into(),
+            })?;
+    }
+    let margin = 0.25 * w.max(h);
+    if corners
+        .iter()
+        .any(|c| c.x < -margin || c.y < -margin || c.x > w + margin || c.y > h + margin)
+    {
+        return Err(CalibrateError::NoBoard {
+            reason: "the light region's sides meet far outside the image".into(),
+        });
+    }
+    // Pixel centres sit at integers in both copies: scale about −0.5.
+    let full = corners.map(|c| Point2::new((c.x + 0.5) / scale - 0.5, (c.y + 0.5) / scale - 0.5));
+    SurfaceCorners::oriented(full, south).map_err(|_| CalibrateError::NoBoard {
+        reason: "the light region is not a convex quadrilateral".into(),
+    })
+}
+
+/// Share of the local mean lightness above which a pixel counts as plywood
+/// when lightness is judged relative to the surroundings.
+const RELATIVE_LIGHT_SHARE: f64 = 0.85;
+
+/// Light pixels (the plywood), with the painted lines closed over. With
+/// `relative`, a pixel is light when it is lighter than most of its wide
+/// surroundings (immune to lamp falloff); otherwise Otsu's global split.
+fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
+    let mut blurred = Mat::default();
+    cv(
+        "blurring",
+        imgproc::gaussian_blur(
+            grey,
+            &mut blurred,
+            Size::new(5, 5),
+            0.0,
+            0.0,
+            BORDER_REPLICATE,
+        ),
+    )?;
+    let mut mask = Mat::default();
+    if relative {
+        let sigma = f64::from(grey.cols().max(grey.rows())) / 8.0;
+        let mut surroundings = Mat::default();
+        cv(
+            "measuring the surroundings",
+            imgproc::gaussian_blur(
+                &blurred,
+                &mut surroundings,
+                Size::new(0, 0),
+                sigma,
+                sigma,
+                BORDER_REPLICATE,
+            ),
+        )?;
+        let mut scaled = Mat::default();
+        cv(
+            "scaling the surroundings",
+            surroundings.convert_to(&mut scaled, -1, RELATIVE_LIGHT_SHARE, 0.0),
+        )?;
+        cv(
+            "comparing with the surroundings",
+            opencv::core::compare(&blurred, &scaled, &mut mask, opencv::core::CMP_GT),
+        )?;
+    } else {
+        cv(
+            "thresholding",
+            imgproc::threshold(
+                &blurred,
+                &mut mask,
+                0.0,
+                255.0,
+                imgproc::THRESH_BINARY | imgproc::THRESH_OTSU,
+            ),
+        )?;
+    }
+    // Close the dark lines and coins so the surface is one region; the
+    // kernel is far smaller than the frame, which stays dark.
+    let side = ((f64::from(grey.cols().max(grey.rows())) / 80.0).round() as i32).max(3) | 1;
+    let kernel = cv(
+        "making a kernel",
+        imgproc::get_structuring_element_def(imgproc::MORPH_ELLIPSE, Size::new(side, side)),
+    )?;
+    let mut closed = Mat::default();
+    cv(
+        "closing",
+        imgproc::morphology_ex_def(&mask, &mut closed, imgproc::MORPH_CLOSE, &kernel),
+    )?;
+    Ok(closed)
+}
+
+fn largest_outline(mask: &Mat) -> Result<Vec<Point2<f64>>, CalibrateError> {
+    let mut contours = Vector::<Vector<Point>>::new();
+    cv(
+        "finding outlines",
+        imgproc::find_contours_def(
+            mask,
+            &mut contours,
+            imgproc::RETR_EXTERNAL,
+            imgproc::CHAIN_APPROX_NONE,
+        ),
+    )?;
+    let mut best: Option<(f64, Vector<Point>)> = None;
+    let (w, h) = (mask.cols() - 1, mask.rows() - 1);
+    for contour in contours {
+        // The floor or table round the board can be light too, but its
+        // outline runs mostly along the image border.
+        let on_border = contour
+            .iter()
+            .filter(|p| p.x <= 1 || p.y <= 1 || p.x >= w - 1 || p.y >= h - 1)
+            .count();
+        if on_border as f64 > MAX_BORDER_SHARE * contour.len() as f64 {
+            continue;
+        }
+        let area = cv("measuring an outline", imgproc::contour_area_def(&contour))?;
+        if best.as_ref().is_none_or(|(a, _)| area > *a) {
+            best = Some((area, contour));
+        }
+    }
+    let image_area = f64::from(mask.cols()) * f64::from(mask.rows());
+    match best {
+        Some((area, contour)) if area >= MIN_AREA_FRACTION * image_area => Ok(contour
+            .iter()
+            .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+            .collect()),
+        Some((area, _)) => Err(CalibrateError::NoBoard {
+            reason: format!(
+                "the largest light region covers {:.0}% of the image (at least {:.0}% expected)",
+                100.0 * area / image_area,
+                100.0 * MIN_AREA_FRACTION
+            ),
+        }),
+        None => Err(CalibrateError::NoBoard {
+            reason: "the image has no light region".into(),
+        }),
+    }
+}
+
+/// The four corners of the outline: the largest-area quadrilateral with its
+/// corners on the convex hull. Unlike simplifying the hull, this ignores the
+/// notches pockets and coins cut into the corners and sides.
+fn hull_quad(outline: &[Point2<f64>]) -> Result<[Point2<f64>; 4], CalibrateError> {
+    let points: Vector<Point> = outline
+        .iter()
+        .map(|p| Point::new(p.x as i32, p.y as i32))
+        .collect();
+    let mut hull = Vector::<Point>::new();
+    cv(
+        "taking the hull",
+        imgproc::convex_hull(&points, &mut hull, false, true),
+    )?;
+    let perimeter = cv("measuring the hull", imgproc::arc_length(&hull, true))?;
+    // Thin the hull to a few dozen vertices: the corners survive, and the
+    // exhaustive search below stays cheap.
+    let mut simplified = Vector::<Point>::new();
+    cv(
+        "simplifying the hull",
+        imgproc::approx_poly_dp(&hull, &mut simplified, 0.004 * perimeter, true),
+    )?;
+    let v: Vec<Point2<f64>> = simplified
+        .iter()
+        .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+        .collect();
+    let n = v.len();
+    if n < 4 {
+        return Err(CalibrateError::NoBoard {
+            reason: "the largest light region is not four-sided".into(),
+        });
+    }
+    let area = |q: [Point2<f64>; 4]| signed_area(&q).abs();
+    let mut best = (0.0, [v[0], v[1], v[2], v[3]]);
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    let quad = [v[a], v[b], v[c], v[d]];
+                    let value = area(quad);
+                    if value > best.0 {
+                        best = (value, quad);
+                    }
+                }
+            }
+        }
+    }
+    Ok(best.1)
+}
+
+/// A line `normal · p = offset` with a unit normal.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    normal: Vector2<f64>,
+    offset: f64,
+}
+
+impl Line {
+    fn through(a: Point2<f64>, b: Point2<f64>) -> Option<Line> {
+        let d = b - a;
+        let length = d.norm();
+        (length > 1e-9).then(|| {
+            let normal = Vector2::new(-d.y, d.x) / length;
+            Line {
+                normal,
+                offset: normal.dot(&a.coords),
+            }
+        })
+    }
+
+    fn distance(&self, p: Point2<f64>) -> f64 {
+        (self.normal.dot(&p.coords) - self.offset).abs()
+    }
+
+    fn intersect(&self, other: &Line) -> Option<Point2<f64>> {
+        let det = self.normal.perp(&other.normal);
+        (det.abs() > 1e-9).then(|| {
+            Point2::new(
+                (self.offset * other.normal.y - other.offset * self.normal.y) / det,
+                (self.normal.x * other.offset - other.normal.x * self.offset) / det,
+            )
+        })
+    }
+
+    /// Total least squares through points.
+    fn fit(points: &[Point2<f64>]) -> Option<Line> {
+        if points.len() < 2 {
+            return None;
+        }
+        let n = points.len() as f64;
+        let mean = points.iter().fold(Vector2::zeros(), |a, p| a + p.coords) / n;
+        let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+        for p in points {
+            let d = p.coords - mean;
+            sxx += d.x * d.x;
+            sxy += d.x * d.y;
+            syy += d.y * d.y;
+        }
+        // Direction of largest spread: the line's direction.
+        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+        let normal = Vector2::new(-angle.sin(), angle.cos());
+        Some(Line {
+            normal,
+            offset: normal.dot(&mean),
+        })
+    }
+}
+
+/// Fits one side robustly: the outline points near the hull side, away from
+/// its ends and from the image border, by RANSAC then least squares.
+fn fit_side(outline: &[Point2<f64>], a: Point2<f64>, b: Point2<f64>, (w, h): (f64, f64)) -> Line {
+    let fallback = Line::through(a, b).unwrap_or(Line {
+        normal: Vector2::new(0.0, 1.0),
+        offset: a.y,
+    });
+    let length = (b - a).norm();
+    let along = (b - a) / length.max(1e-9);
+    let band = (0.03 * length).max(4.0);
+    let on_border = |p: &Point2<f64>| {
+        p.x < IMAGE_BORDER_PX
+            || p.y < IMAGE_BORDER_PX
+            || p.x > w - 1.0 - IMAGE_BORDER_PX
+            || p.y > h - 1.0 - IMAGE_BORDER_PX
+    };
+    let candidates: Vec<Point2<f64>> = outline
+        .iter()
+        .copied()
+        .filter(|p| {
+            let t = (p - a).dot(&along) / length;
+            (CORNER_SKIP_FRACTION..=1.0 - CORNER_SKIP_FRACTION).contains(&t)
+                && fallback.distance(*p) <= band
+                && !on_border(p)
+        })
+        .collect();
+    if candidates.len() < 10 {
+        return fallback;
+    }
+    // A fixed-seed generator: the result must not change run to run.
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64 ^ candidates.len() as u64;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut best: Option<(usize, Line)> = None;
+    for _ in 0..RANSAC_TRIALS {
+        let (i, j) = (next(candidates.len()), next(candidates.len()));
+        if (candidates[i] - candidates[j]).norm() < 0.2 * length {
+            continue;
+        }
+        let Some(line) = Line::through(candidates[i], candidates[j]) else {
+            continue;
+        };
+        let count = candidates
+            .iter()
+            .filter(|p| line.distance(**p) <= RANSAC_TOLERANCE_PX)
+            .count();
+        if best.as_ref().is_none_or(|(c, _)| count > *c) {
+            best = Some((count, line));
+        }
+    }
+    let Some((count, line)) = best else {
+        return fallback;
+    };
+    if count < 10 {
+        return fallback;
+    }
+    let inliers: Vec<Point2<f64>> = candidates
+        .iter()
+        .copied()
+        .filter(|p| line.distance(*p) <= RANSAC_TOLERANCE_PX)
+        .collect();
+    Line::fit(&inliers).unwrap_or(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_are_ordered_with_south_at_the_chosen_side() {
+        // An upright square in the image: TL, TR, BR, BL, shuffled.
+        let tl = Point2::new(100.0, 50.0);
+        let tr = Point2::new(500.0, 60.0);
+        let br = Point2::new(510.0, 450.0);
+        let bl = Point2::new(90.0, 440.0);
+        let shuffled = [tr, bl, tl, br];
+        let bottom = SurfaceCorners::oriented(shuffled, SouthSide::Bottom).unwrap();
+        assert_eq!(bottom.0, [bl, br, tr, tl]);
+        let top = SurfaceCorners::oriented(shuffled, SouthSide::Top).unwrap();
+        assert_eq!(top.0, [tr, tl, bl, br]);
+        let left = SurfaceCorners::oriented(shuffled, SouthSide::Left).unwrap();
+        assert_eq!(left.0, [tl, bl, br, tr]);
+        let right = SurfaceCorners::oriented(shuffled, SouthSide::Right).unwrap();
+        assert_eq!(right.0, [br, tr, tl, bl]);
+    }
+
+    #[test]
+    fn a_bow_tie_is_not_a_surface() {
+        let points = [
+            Point2::new(0.0, 0.0),
+            Point2::new(10.0, 10.0),
+            Point2::new(10.0, 0.0),
+            Point2::new(0.0, 10.0),
+        ];
+        // Sorting by angle untangles any order of a convex set; three
+        // collinear points cannot be untangled.
+        let collinear = [
+            Point2::new(0.0, 0.0),
+            Point2::new(5.0, 0.0),
+            Point2::new(10.0, 0.0),
+            Point2::new(5.0, 5.0),
+        ];
+        assert!(SurfaceCorners::oriented(points, SouthSide::Bottom).is_ok());
+        assert!(SurfaceCorners::oriented(collinear, SouthSide::Bottom).is_err());
+    }
+
+    #[test]
+    fn four_point_homography_is_exact() {
+        let to = [
+            Point2::new(100.0, 400.0),
+            Point2::new(520.0, 410.0),
+            Point2::new(480.0, 40.0),
+            Point2::new(130.0, 60.0),
+        ];
+        let h = homography_from_points(&board_corners(), &to).unwrap();
+        for (b, i) in board_corners().iter().zip(to.iter()) {
+            let p = crate::calibrate::lens::apply_homography(&h, *b).unwrap();
+            assert!((p - i).norm() < 1e-9);
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Calibration: finds the board in a camera frame, fits the exact ICF model to
+//! it (plane homography, radial distortion, principal point) and knows how
+//! well it fits; then maps pixels to board millimetres, rectifies frames to
+//! the top view and notices when the camera has moved.
+//!
+//! The stages: [`coarse`] finds the playing surface's corners, [`fine`] fits
+//! the [`model`]'s marking edges, [`Calibration`] is the result (saved as
+//! JSON), [`Rectifier`] warps frames, [`drift`] checks a calibration against a
+//! later frame, and [`synthetic`] makes frames of known cameras for tests and
+//! the accuracy benchmark.
+
+pub mod calibration;
+pub mod coarse;
+pub mod drift;
+mod error;
+pub mod fine;
+pub mod gray;
+pub mod lens;
+pub mod model;
+pub mod overlay;
+pub mod rectify;
+pub mod synthetic;
+
+use nalgebra::Point2;
+use opencv::core::Mat;
+
+pub use calibration::{Calibration, Residuals, SouthSide, CALIBRATION_FORMAT, CALIBRATION_VERSION};
+pub use coarse::SurfaceCorners;
+pub use drift::DriftReport;
+pub use error::CalibrateError;
+pub use lens::Lens;
+pub use rectify::Rectifier;
+
+use fine::{search_edges, solve, FitState, Freedom};
+use gray::GrayImage;
+use model::{marking_samples, MarkingGroup, MarkingSample};
+
+/// Spacing of the model's edge samples along the markings, mm.
+const SAMPLE_SPACING_MM: f64 = 3.0;
+
+/// Smoothing applied before the edge search, pixels (sigma).
+const SEARCH_SMOOTHING_PX: f64 = 0.7;
+
+/// A fit whose median residual exceeds this is refused, mm.
+pub const MAX_MEDIAN_RESIDUAL_MM: f64 = 1.0;
+
+/// A fit in which fewer of the visible marking points agree than this share
+/// is refused (coins and hands hide some; a wrong fit finds few).
+pub const MIN_INLIER_SHARE: f64 = 0.5;
+
+/// What the caller knows before calibrating.
+#[derive(Debug, Clone, Default)]
+pub struct CalibrateOptions {
+    /// Which side of the image south is on.
+    pub south: SouthSide,
+    /// The four surface corners in image pixels (any order), when the coarse
+    /// search should be skipped.
+    pub corners: Option<[Point2<f64>; 4]>,
+    /// What the frame came from, recorded in the calibration.
+    pub source: String,
+}
+
+/// One round of the fine fit: which samples, how far to search, what to free.
+struct Round {
+    border_only: bool,
+    radius_mm: f64,
+    freedom: Freedom,
+    repeats: usize,
+}
+
+const ROUNDS: [Round; 4] = [
+    // The frame edge is the only edge for a long way either side with dark
+    // wood beyond it: a wide search finds it even from rough corners.
+    Round {
+        border_only: true,
+        radius_mm: 60.0,
+        freedom: Freedom {
+            k1: false,
+            k2: false,
+            centre: false,
+        },
+        repeats: 3,
+    },
+    Round {
+        border_only: true,
+        radius_mm: 15.0,
+        freedom: Freedom {
+            k1: true,
+            k2: false,
+            centre: false,
+        },
+        repeats: 2,
+    },
+    Round {
+        border_only: false,
+        radius_mm: 8.0,
+        freedom: Freedom {
+            k1: true,
+            k2: false,
+            centre: false,
+        },
+        repeats: 2,
+    },
+    Round {
+        border_only: false,
+        radius_mm: 4.0,
+        freedom: Freedom {
+            k1: true,
+            k2: true,
+            centre: true,
+        },
+        repeats: 3,
+    },
+];
+
+/// The robust scale of a round is kept above this share of its search
+/// radius.
+const SIGMA_FLOOR_SHARE: f64 = 0.3;
+
+/// Radius of the last edge search, the one the residuals are measured on, mm.
+const FINAL_RADIUS_MM: f64 = 3.0;
+
+/// The smallest search radius, pixels: below it sub-pixel peaks can't be told
+/// from the window's edge.
+const MIN_RADIUS_PX: f64 = 2.5;
+
+/// Calibrates from one frame: finds the board (or takes the given corners),
+/// fits the ICF model and measures the fit. A fit too poor to trust is an
+/// error, never a calibration.
+pub fn calibrate_frame(
+    frame: &Mat,
+    options: &CalibrateOptions,
+) -> Result<Calibration, CalibrateError> {
+    let image = GrayImage::from_frame(frame, SEARCH_SMOOTHING_PX)?;
+    let size = (image.width(), image.height());
+    let corners = match options.corners {
+        Some(points) => {
+            let inside = points.iter().all(|p| {
+                p.x.is_finite()
+                    && p.y.is_finite()
+                    && image.contains(*p, -0.25 * size.0.max(size.1) as f64)
+            });
+            if !inside {
+                return Err(CalibrateError::BadCorners(
+                    "a corner lies far outside the image".into(),
+                ));
+            }
+            SurfaceCorners::oriented(points, options.south)?
+        }
+        None => coarse::find_surface(frame, options.south)?,
+    };
+    let h = corners.homography()?;
+    let centre = Point2::new((size.0 as f64 - 1.0) / 2.0, (size.1 as f64 - 1.0) / 2.0);
+    let longest = size.0.max(size.1) as f64;
+    let focal = lens::focal_from_homography(&h, centre.x, centre.y, longest)
+        .filter(|f| (0.5 * longest..=4.0 * longest).contains(f))
+        .unwrap_or(longest);
+    let start_lens = Lens {
+        fx: focal,
+        fy: focal,
+        cx: centre.x,
+        cy: centre.y,
+        k1: 0.0,
+        k2: 0.0,
+    };
+    let state = FitState::new(&h, &start_lens, size).ok_or_else(|| CalibrateError::NoBoard {
+        reason: "the board corners put the board behind the camera".into(),
+    })?;
+    fit(&image, state, options.south, options.source.clone())
+}
+
+/// Fits the model again on a new frame, starting from an existing
+/// calibration (after [`Calibration::drift_check`] reports drift).
+pub fn refit(calibration: &Calibration, frame: &Mat) -> Result<Calibration, CalibrateError> {
+    let image = GrayImage::from_frame(frame, SEARCH_SMOOTHING_PX)?;
+    let size = (image.width(), image.height());
+    if (size.0 as u32, size.1 as u32) != (calibration.image_width, calibration.image_height) {
+        return Err(CalibrateError::BadImage(format!(
+            "the frame is {}x{}, the calibration is for {}x{}",
+            size.0, size.1, calibration.image_width, calibration.image_height
+        )));
+    }
+    let state =
+        FitState::new(&calibration.homography(), &calibration.lens, size).ok_or_else(|| {
+            CalibrateError::BadImage("the calibration's homography is degenerate".into())
+        })?;
+    fit(&image, state, calibration.south, calibration.source.clone())
+}
+
+fn fit(
+    image: &GrayImage,
+    mut state: FitState,
+    south: SouthSide,
+    source: String,
+) -> Result<Calibration, CalibrateError> {
+    let samples = marking_samples(SAMPLE_SPACING_MM);
+    let border: Vec<MarkingSample> = samples
+        .iter()
+        .copied()
+        .filter(|s| s.group == MarkingGroup::SurfaceEdge)
+        .collect();
+    for round in &ROUNDS {
+        let set: &[MarkingSample] = if round.border_only { &border } else { &samples };
+        for _ in 0..round.repeats {
+            let (_, found) = search_edges(image, &state, set, round.radius_mm, MIN_RADIUS_PX);
+            if found.len() < 16 {
+                return Err(CalibrateError::NoBoard {
+                    reason: format!(
+                        "only {} of the board's edge points were found near where the corners put them",
+                        found.len()
+                    ),
+                });
+            }
+            let scales: Vec<f64> = found.iter().map(|f| f.px_per_mm).collect();
+            let typical_scale = fine::robust_sigma(&scales, 0.0) / 1.4826;
+            let sigma_floor = (SIGMA_FLOOR_SHARE * round.radius_mm * typical_scale).max(0.15);
+            solve(&mut state, set, &found, round.freedom, 6, sigma_floor);
+        }
+    }
+    let (in_view, found) = search_edges(image, &state, &samples, FINAL_RADIUS_MM, MIN_RADIUS_PX);
+    let residuals = measure(&state, &samples, in_view, &found);
+    let h = state.homography();
+    let mut lens = state.lens();
+    let longest = image.width().max(image.height()) as f64;
+    let measured = lens::focal_from_homography(&h, lens.cx, lens.cy, longest)
+        .filter(|f| (0.3 * longest..=6.0 * longest).contains(f));
+    if let Some(focal) = measured {
+        lens = lens.with_focal(focal);
+    }
+    let contrast = drift::marking_contrast(image, &state, &samples);
+    let calibration = Calibration::new(
+        (image.width() as u32, image.height() as u32),
+        h,
+        lens,
+        measured.is_some(),
+        south,
+        residuals,
+        contrast,
+        source,
+    )?;
+    let inlier_share = residuals.inliers as f64 / residuals.points.max(1) as f64;
+    let edge_share = edge_inlier_share(image, &state, &samples, &found);
+    if edge_share < MIN_INLIER_SHARE {
+        return Err(CalibrateError::PoorFit {
+            reason: format!(
+                "only {:.0}% of the visible surface edge agrees with the model",
+                100.0 * edge_share
+            ),
+            median_mm: residuals.median_mm,
+            inlier_percent: 100.0 * inlier_share,
+            attempt: Some(Box::new(calibration)),
+        });
+    }
+    if residuals.median_mm > MAX_MEDIAN_RESIDUAL_MM || inlier_share < MIN_INLIER_SHARE {
+        let reason = if inlier_share < MIN_INLIER_SHARE {
+            format!(
+                "only {} of {} marking points agree with the model",
+                residuals.inliers, residuals.points
+            )
+        } else {
+            format!(
+                "the markings lie {:.2} mm (median) from the model, more than {MAX_MEDIAN_RESIDUAL_MM} mm",
+                residuals.median_mm
+            )
+        };
+        return Err(CalibrateError::PoorFit {
+            reason,
+            median_mm: residuals.median_mm,
+            inlier_percent: 100.0 * inlier_share,
+            attempt: Some(Box::new(calibration)),
+        });
+    }
+    Ok(calibration)
+}
+
+/// Share of the in-view surface-edge samples whose edge was found within a
+/// pixel of the model: a fit locked onto the wrong edge finds few.
+fn edge_inlier_share(
+    image: &GrayImage,
+    state: &FitState,
+    samples: &[MarkingSample],
+    found: &[fine::FoundEdge],
+) -> f64 {
+    let in_view = samples
+        .iter()
+        .filter(|s| s.group == MarkingGroup::SurfaceEdge)
+        .filter(|s| fine::project_sample(state, s).is_some_and(|p| image.contains(p.point, 2.0)))
+        .count();
+    let residuals = fine::residuals(state, samples, found);
+    let agreeing = found
+        .iter()
+        .zip(&residuals)
+        .filter(|(f, r)| samples[f.sample].group == MarkingGroup::SurfaceEdge && r.abs() <= 1.0)
+        .count();
+    agreeing as f64 / in_view.max(1) as f64
+}
+
+/// Residual statistics of the final search: median over every found edge,
+/// percentiles and maximum over those agreeing with the model.
+fn measure(
+    state: &FitState,
+    samples: &[MarkingSample],
+    in_view: usize,
+    found: &[fine::FoundEdge],
+) -> Residuals {
+    let px = fine::residuals(state, samples, found);
+    let sigma = fine::robust_sigma(&px, 0.1);
+    let limit = (3.0 * sigma).max(0.5);
+    let mut all_px: Vec<f64> = px.iter().map(|r| r.abs()).collect();
+    let mut all_mm: Vec<f64> = px
+        .iter()
+        .zip(found)
+        .map(|(r, f)| r.abs() / f.px_per_mm)
+        .collect();
+    let mut in_px: Vec<f64> = all_px.iter().copied().filter(|r| *r <= limit).collect();
+    let mut in_mm: Vec<f64> = px
+        .iter()
+        .zip(found)
+        .filter(|(r, _)| r.abs() <= limit)
+        .map(|(r, f)| r.abs() / f.px_per_mm)
+        .collect();
+    for v in [&mut all_px, &mut all_mm, &mut in_px, &mut in_mm] {
+        v.sort_by(f64::total_cmp);
+    }
+    let quantile = |v: &[f64], q: f64| -> f64 {
+        if v.is_empty() {
+            return f64::INFINITY;
+        }
+        v[((v.len() - 1) as f64 * q).round() as usize]
+    };
+    Residuals {
+        median_px: quantile(&all_px, 0.5),
+        p95_px: quantile(&in_px, 0.95),
+        max_px: quantile(&in_px, 1.0),
+        median_mm: quantile(&all_mm, 0.5),
+        p95_mm: quantile(&in_mm, 0.95),
+        max_mm: quantile(&in_mm, 1.0),
+        points: in_view,
+        inliers: in_px.len(),
+    }
+}
+
+/// Calibrates from several frames of one camera (a video's samples) and keeps
+/// the best fit; fails with the best frame's error when none fits.
+pub fn calibrate_best<I>(
+    frames: I,
+    options: &CalibrateOptions,
+) -> Result<Calibration, CalibrateError>
+where
+    I: IntoIterator<Item = (String, Mat)>,
+{
+    let mut best: Option<Calibration> = None;
+    let mut last_error = None;
+    for (label, frame) in frames {
+        let frame_options = CalibrateOptions {
+            source: label,
+            ..options.clone()
+        };
+        match calibrate_frame(&frame, &frame_options) {
+            Ok(c) => {
+                if best
+                    .as_ref()
+                    .is_none_or(|b| c.residuals.median_mm < b.residuals.median_mm)
+                {
+                    best = Some(c);
+                }
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    best.ok_or_else(|| {
+        last_error.unwrap_or_else(|| CalibrateError::BadImage("the input holds no frames".into()))
+    })
+}

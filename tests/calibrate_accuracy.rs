@@ -1,0 +1,179 @@
+//! Accuracy of the calibration on frames of known cameras: each marking point
+//! is carried through the truth camera into the image and back through the
+//! fitted calibration, and the distance from where it started is the error.
+//!
+//! The quick test runs on every `cargo test`; the benchmark
+//! (`scripts/bench-calibrate.sh`) runs the held-out seeds at 720p and 1080p.
+
+use std::time::Instant;
+
+use carrom::calibrate::synthetic::{marking_points, render, SceneOptions, TruthCamera};
+use carrom::calibrate::{calibrate_frame, CalibrateOptions, Calibration, Rectifier};
+use nalgebra::Point2;
+
+/// Errors (mm) of every marking point the truth camera sees.
+fn errors(truth: &TruthCamera, calibration: &Calibration) -> Vec<f64> {
+    marking_points()
+        .into_iter()
+        .filter_map(|board| {
+            let image = truth.board_to_image(board)?;
+            let back = calibration.image_to_board(image).ok()?;
+            Some((back - board).norm())
+        })
+        .collect()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+struct Outcome {
+    median_mm: f64,
+    max_mm: f64,
+    seconds: f64,
+}
+
+fn calibrate_seed(seed: u64, width: u32, height: u32) -> Result<Outcome, String> {
+    let truth = TruthCamera::random(seed, width, height);
+    let scene = SceneOptions {
+        seed,
+        ..SceneOptions::default()
+    };
+    let frame = render(&truth, &scene).map_err(|e| e.to_string())?;
+    let options = CalibrateOptions {
+        south: truth.south_side(),
+        corners: None,
+        source: format!("synthetic seed {seed}"),
+    };
+    let start = Instant::now();
+    let calibration = calibrate_frame(&frame, &options).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let mut e = errors(&truth, &calibration);
+    if e.is_empty() {
+        return Err("no marking point in view".into());
+    }
+    let max_mm = e.iter().cloned().fold(0.0, f64::max);
+    Ok(Outcome {
+        median_mm: median(&mut e),
+        max_mm,
+        seconds,
+    })
+}
+
+#[test]
+fn random_cameras_are_recovered_within_a_millimetre() {
+    // Tuning seeds (1000–1019), small frames to keep the test fast.
+    for seed in [1000, 1007, 1013] {
+        let outcome = calibrate_seed(seed, 800, 600).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert!(
+            outcome.median_mm <= 0.5 && outcome.max_mm <= 1.5,
+            "seed {seed}: median {:.3} mm, max {:.3} mm",
+            outcome.median_mm,
+            outcome.max_mm
+        );
+    }
+}
+
+/// The benchmark: `cargo test --release --test calibrate_accuracy -- --ignored --nocapture`.
+/// Seeds from `CALIBRATE_BENCH_SEEDS` (`first..last`, default the held-out
+/// 2000..2050).
+#[test]
+#[ignore = "benchmark: run through scripts/bench-calibrate.sh"]
+fn benchmark() {
+    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "2000..2050".into());
+    let (first, last) = seeds
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .expect("CALIBRATE_BENCH_SEEDS is first..last");
+    let (mut medians, mut maxima, mut times, mut failures) = (vec![], vec![], vec![], vec![]);
+    for seed in first..last {
+        match calibrate_seed(seed, 1280, 720) {
+            Ok(o) => {
+                println!(
+                    "seed {seed}: median {:.3} mm, max {:.3} mm, {:.2} s",
+                    o.median_mm, o.max_mm, o.seconds
+                );
+                medians.push(o.median_mm);
+                maxima.push(o.max_mm);
+                times.push(o.seconds);
+            }
+            Err(e) => {
+                println!("seed {seed}: FAILED {e}");
+                failures.push(seed);
+            }
+        }
+    }
+    let total = last - first;
+    let worst_max = maxima.iter().cloned().fold(0.0, f64::max);
+    let worst_median = medians.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "720p, seeds {first}..{last}: success {}/{total} ({:.0}%), median of medians {:.3} mm, \
+         worst median {:.3} mm, worst max {:.3} mm, median time {:.2} s",
+        medians.len(),
+        100.0 * medians.len() as f64 / total as f64,
+        median(&mut medians.clone()),
+        worst_median,
+        worst_max,
+        median(&mut times.clone()),
+    );
+
+    // Speed at 1080p: calibrate one frame.
+    let truth = TruthCamera::random(first, 1920, 1080);
+    let frame = render(&truth, &SceneOptions::default()).expect("render");
+    let options = CalibrateOptions {
+        south: truth.south_side(),
+        ..CalibrateOptions::default()
+    };
+    let start = Instant::now();
+    let calibration = calibrate_frame(&frame, &options).expect("1080p calibration");
+    println!("1080p calibrate: {:.3} s", start.elapsed().as_secs_f64());
+
+    // Speed of rectification at 720p, 1 px/mm top view.
+    let truth = TruthCamera::random(first, 1280, 720);
+    let frame = render(&truth, &SceneOptions::default()).expect("render");
+    let options = CalibrateOptions {
+        south: truth.south_side(),
+        ..CalibrateOptions::default()
+    };
+    let calibration_720 = calibrate_frame(&frame, &options).expect("720p calibration");
+    let rectifier = Rectifier::new(&calibration_720, 1.0).expect("rectifier");
+    let mut top = opencv::core::Mat::default();
+    rectifier.rectify_into(&frame, &mut top).expect("warm-up");
+    let rounds = 200;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        rectifier.rectify_into(&frame, &mut top).expect("rectify");
+    }
+    println!(
+        "720p rectify to {}x{} px: {:.3} ms per frame",
+        rectifier.side_px(),
+        rectifier.side_px(),
+        1000.0 * start.elapsed().as_secs_f64() / f64::from(rounds)
+    );
+    let _ = (calibration, Point2::<f64>::origin());
+    assert!(failures.is_empty(), "failed seeds: {failures:?}");
+}
+
+/// Writes the benchmark frames as PNG for inspection with `carrom calibrate`:
+/// `CALIBRATE_DUMP_DIR=/tmp/frames cargo test --release --test calibrate_accuracy dump -- --ignored`.
+#[test]
+#[ignore = "tool: writes frames for inspection"]
+fn dump_frames() {
+    let dir = std::env::var("CALIBRATE_DUMP_DIR").expect("CALIBRATE_DUMP_DIR");
+    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "1000..1020".into());
+    let (first, last) = seeds
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .expect("CALIBRATE_BENCH_SEEDS is first..last");
+    for seed in first..last {
+        let truth = TruthCamera::random(seed, 1280, 720);
+        let scene = SceneOptions {
+            seed,
+            ..SceneOptions::default()
+        };
+        let frame = render(&truth, &scene).expect("render");
+        let path = format!("{dir}/seed-{seed}-south-{}.png", truth.south_side());
+        opencv::imgcodecs::imwrite_def(&path, &frame).expect("write");
+    }
+}
