@@ -12,10 +12,12 @@
 //! - [`contract`]: the two public JSON documents, the stroke log and the board log.
 //! - [`rules`]: the ICF (and ECC) laws as a pure function `state × stroke → decision`.
 //! - [`report`]: board logs rendered for people: text, score card, SoL.
+//! - [`eval`]: recognised strokes and boards measured against ground truth.
 //! - [`sim`]: a physics simulator and renderer that make footage with ground truth.
 
 pub mod calibrate;
 pub mod contract;
+pub mod eval;
 pub mod geometry;
 pub mod report;
 pub mod rules;

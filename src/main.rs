@@ -24,6 +24,8 @@ enum Command {
     Rules(cli::rules::Args),
     /// Play and render a match clip with ground truth (for testing the vision).
     Sim(cli::sim::Args),
+    /// Compare recognised strokes and boards with the truth.
+    Eval(cli::eval::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => cli::calibrate::run(args),
         Command::Rules(args) => cli::rules::run(args),
         Command::Sim(args) => cli::sim::run(args),
+        Command::Eval(args) => cli::eval::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,5 +3,6 @@
 
 pub mod board;
 pub mod calibrate;
+pub mod eval;
 pub mod rules;
 pub mod sim;

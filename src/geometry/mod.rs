@@ -1,9 +1,19 @@
 //! The ICF board as data and queries, in board millimetres: origin at the
 //! centre of the playing surface, +x east, +y north. South is the bottom edge
-//! of the rectified top view.
+//! of the rectified top view; the surface spans
+//! `±spec::HALF_SURFACE_MM` on both axes.
 //!
-//! Every ICF figure the program uses is named once here (see `spec`), never
-//! repeated as a literal elsewhere.
+//! Every ICF figure the program uses is named once here (see [`spec`]), never
+//! repeated as a literal elsewhere. The rest is pure geometry with no image
+//! code, cheap to call from any stage:
+//!
+//! - where things are: [`pocket_centre`], [`arrow`], [`seat_markings`],
+//!   [`break_arrangement`];
+//! - what a point or disc is on: [`pocket_containing`], [`nearest_pocket`],
+//!   [`on_playing_surface`], [`disc_on_playing_surface`],
+//!   [`disc_inside_outer_circle`], [`disc_covers_centre_circle`], [`seat_at`];
+//! - whether a striker may be played from where it lies: [`striker_placement`];
+//! - turning south's geometry to another seat: [`rotate_to_seat`].
 
 mod arrangement;
 mod board;

@@ -220,6 +220,24 @@ mod tests {
         assert_eq!(striker_placement(Seat::South, spot, r), Placement::Legal);
     }
 
+    proptest::proptest! {
+        /// The verdict depends only on where the striker is relative to the
+        /// seat, so every seat judges the rotated point as south judges it.
+        #[test]
+        fn verdicts_are_the_same_for_every_seat(
+            x in -HALF_SURFACE_MM..HALF_SURFACE_MM,
+            y in -HALF_SURFACE_MM..HALF_SURFACE_MM,
+            radius in STRIKER_DIAMETER.min / 2.0..=STRIKER_DIAMETER.max / 2.0,
+        ) {
+            let south_point = Point2::new(x, y);
+            let south_verdict = striker_placement(Seat::South, south_point, radius);
+            for seat in Seat::TURN_ORDER {
+                let verdict = striker_placement(seat, rotate_to_seat(south_point, seat), radius);
+                proptest::prop_assert_eq!(verdict, south_verdict);
+            }
+        }
+    }
+
     #[test]
     fn reasons_cite_law_130() {
         assert_eq!(IllegalPlacement::TouchesArrow.law(), "ICF 130(b)");

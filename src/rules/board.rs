@@ -170,6 +170,7 @@ impl Board {
         self.owed[colour.index()]
     }
 
+    #[cfg(test)]
     pub(crate) fn kept(&self, colour: Colour) -> u32 {
         self.kept[colour.index()]
     }
@@ -994,4 +995,40 @@ fn list(pieces: &[Piece]) -> String {
         .map(|p| p.name())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+impl Board {
+    /// A board after the break with `white` and `black` carrommen left, the
+    /// rest pocketed and kept, and the Queen where given.
+    pub(crate) fn arranged(white: u32, black: u32, queen: Queen) -> Board {
+        let on_board = [white, black];
+        let kept = on_board.map(|n| CARROMMEN_PER_COLOUR - n);
+        Board {
+            on_board,
+            kept,
+            owed: [0; 2],
+            ever_pocketed: kept.map(|k| k > 0),
+            queen,
+            break_pending: false,
+            break_misses: 0,
+            finished: false,
+        }
+    }
+
+    /// The same board with `count` dues owed by `colour` (and, as the laws
+    /// allow only then, none of that colour kept in the pockets).
+    pub(crate) fn owing(mut self, colour: Colour, count: u32, ever_pocketed: bool) -> Board {
+        let i = colour.index();
+        self.on_board[i] = CARROMMEN_PER_COLOUR;
+        self.kept[i] = 0;
+        self.owed[i] = count;
+        self.ever_pocketed[i] = ever_pocketed;
+        self
+    }
+
+    /// Pieces of a colour on the board plus kept in the pockets: always nine.
+    pub(crate) fn accounted(&self, colour: Colour) -> u32 {
+        self.on_board[colour.index()] + self.kept(colour)
+    }
 }

@@ -333,6 +333,18 @@ impl Engine {
         self.winner.is_some()
     }
 
+    /// Where a player sits now (sides change during the match, ICF 58–60).
+    pub fn seat_of_player(&self, player: &str) -> Option<Seat> {
+        let index = self.players.iter().position(|p| p == player)?;
+        self.seat_of(index)
+    }
+
+    /// The board being played, for invariant checks in tests.
+    #[cfg(test)]
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
     fn colour_of(&self, side: usize) -> Colour {
         if side == self.white_side {
             Colour::White
@@ -505,11 +517,7 @@ impl Engine {
             // ICF 56(b): a tie after the last board calls for an extra board.
             self.extra_board_next = boards_done;
             self.maybe_change_sides_in_third_game();
-            self.expected_seat = if self.extra_board_next {
-                None
-            } else {
-                self.seat_of(self.scheduled_breaker())
-            };
+            self.expected_seat = self.seat_of(self.scheduled_breaker());
             return;
         }
         let game_winner = usize::from(b > a);

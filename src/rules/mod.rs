@@ -7,6 +7,8 @@ mod board;
 mod engine;
 mod error;
 pub mod numbers;
+#[cfg(test)]
+mod tests;
 
 pub use engine::{Engine, StrokeDecision};
 pub use error::RulesError;
