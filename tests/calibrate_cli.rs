@@ -16,7 +16,7 @@ fn carrom(args: &[&str]) -> Output {
 }
 
 fn write_frame(dir: &Path, seed: u64) -> (TruthCamera, String) {
-    let truth = TruthCamera::random(seed, 640, 480);
+    let truth = TruthCamera::generated(seed, 640, 480).unwrap();
     let frame = render(
         &truth,
         &SceneOptions {

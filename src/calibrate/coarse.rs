@@ -143,9 +143,16 @@ pub fn homography_from_points(
     m.iter().all(|v| v.is_finite()).then_some(m)
 }
 
-/// Finds the playing surface's four corners in a frame (full-resolution
-/// pixels), ordered with south on the `south` side of the image.
-pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, CalibrateError> {
+/// Finds candidates for the playing surface's four corners in a frame
+/// (full-resolution pixels), ordered with south on the `south` side of the
+/// image: one per way of telling plywood from frame (lightness relative to
+/// the surroundings, which copes with lamp falloff, and Otsu's global
+/// split, which copes with large even boards). The fine fit decides between
+/// them. Fails only when no way finds a board.
+pub fn find_surface_candidates(
+    frame: &Mat,
+    south: SouthSide,
+) -> Result<Vec<SurfaceCorners>, CalibrateError> {
     let grey = to_grey(frame)?;
     let longest = f64::from(grey.cols().max(grey.rows()));
     let scale = (WORK_SIDE_PX / longest).min(1.0);
@@ -165,23 +172,44 @@ pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, Cal
     } else {
         small = grey;
     }
-    // Lamp falloff defeats one global threshold: try the light relative to
-    // its surroundings first, then the global split.
-    let mut outcome = Err(CalibrateError::NoBoard {
-        reason: "the image has no light region".into(),
-    });
+    let mut candidates: Vec<SurfaceCorners> = Vec::new();
+    let mut first_error = None;
     for relative in [true, false] {
         let mask = light_mask(&small, relative)?;
-        outcome = largest_outline(&mask).and_then(|outline| {
-            let quad = hull_quad(&outline)?;
-            Ok((outline, quad))
-        });
-        if outcome.is_ok() {
-            break;
+        match quad_from_mask(&mask, scale, south) {
+            Ok(corners) => {
+                // The same board found twice is fitted once.
+                let duplicate = candidates.iter().any(|c| {
+                    c.0.iter()
+                        .zip(corners.0.iter())
+                        .all(|(a, b)| (a - b).norm() < 2.0 / scale)
+                });
+                if !duplicate {
+                    candidates.push(corners);
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    let (outline, quad) = outcome?;
-    let (w, h) = (f64::from(small.cols()), f64::from(small.rows()));
+    match (candidates.is_empty(), first_error) {
+        (true, Some(error)) => Err(error),
+        (true, None) => Err(CalibrateError::NoBoard {
+            reason: "the image has no light region".into(),
+        }),
+        (false, _) => Ok(candidates),
+    }
+}
+
+fn quad_from_mask(
+    mask: &Mat,
+    scale: f64,
+    south: SouthSide,
+) -> Result<SurfaceCorners, CalibrateError> {
+    let outline = largest_outline(mask)?;
+    let quad = hull_quad(&outline)?;
+    let (w, h) = (f64::from(mask.cols()), f64::from(mask.rows()));
     let sides: Vec<Line> = (0..4)
         .map(|i| fit_side(&outline, quad[i], quad[(i + 1) % 4], (w, h)))
         .collect();

@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn a_moved_camera_is_noticed_and_refitted() {
-        let truth = TruthCamera::random(1011, 640, 480);
+        let truth = TruthCamera::generated(1011, 640, 480).unwrap();
         let frame = render(
             &truth,
             &SceneOptions {

@@ -210,14 +210,15 @@ fn filter_extent(kind: EdgeKind, px_per_mm: f64) -> (f64, f64) {
 }
 
 /// The edge profile across a projected sample: grey levels at
-/// `PROFILE_STEP_PX` spacing from `-reach` to `+reach` pixels.
-fn profile(image: &GrayImage, at: &Projected, reach: f64) -> Option<Vec<f64>> {
+/// `PROFILE_STEP_PX` spacing from `-reach` to `+reach` pixels (the image
+/// border replicated beyond the image).
+fn profile(image: &GrayImage, at: &Projected, reach: f64) -> Vec<f64> {
     let n = (reach / PROFILE_STEP_PX).ceil() as i64;
     (-n..=n)
         .map(|i| {
             let s = i as f64 * PROFILE_STEP_PX;
             let p = at.point + at.direction * s;
-            image.sample(p.x, p.y).map(f64::from)
+            f64::from(image.sample_clamped(p.x, p.y))
         })
         .collect()
 }
@@ -283,7 +284,7 @@ pub fn find_edge(
     if !image.contains(at.point, 1.0) {
         return None;
     }
-    let values = profile(image, at, radius + support)?;
+    let values = profile(image, at, radius + support);
     let scores = responses(&values, sample.kind, half_band, flank, radius);
     let (best, &score) = scores
         .iter()
@@ -310,7 +311,7 @@ pub fn response_at(image: &GrayImage, sample: &MarkingSample, at: &Projected) ->
     if !image.contains(at.point, half_band + flank + 2.0) {
         return None;
     }
-    let values = profile(image, at, half_band + flank + 1.0)?;
+    let values = profile(image, at, half_band + flank + 1.0);
     let scores = responses(&values, sample.kind, half_band, flank, 0.0);
     scores.first().copied().filter(|s| s.is_finite())
 }

@@ -133,7 +133,7 @@ pub fn calibrate_frame(
 ) -> Result<Calibration, CalibrateError> {
     let image = GrayImage::from_frame(frame, SEARCH_SMOOTHING_PX)?;
     let size = (image.width(), image.height());
-    let corners = match options.corners {
+    let candidates = match options.corners {
         Some(points) => {
             let inside = points.iter().all(|p| {
                 p.x.is_finite()
@@ -145,10 +145,56 @@ pub fn calibrate_frame(
                     "a corner lies far outside the image".into(),
                 ));
             }
-            SurfaceCorners::oriented(points, options.south)?
+            vec![SurfaceCorners::oriented(points, options.south)?]
         }
-        None => coarse::find_surface(frame, options.south)?,
+        None => coarse::find_surface_candidates(frame, options.south)?,
     };
+    // Fit every candidate; keep the best fit, or the most telling failure.
+    let mut best: Option<Calibration> = None;
+    let mut failure: Option<CalibrateError> = None;
+    for corners in candidates {
+        match fit_from_corners(&image, &corners, options) {
+            Ok(c) => {
+                let share =
+                    |c: &Calibration| c.residuals.inliers as f64 / c.residuals.points.max(1) as f64;
+                if best.as_ref().is_none_or(|b| share(&c) > share(b)) {
+                    best = Some(c);
+                }
+            }
+            Err(e) => {
+                if failure
+                    .as_ref()
+                    .is_none_or(|f| failure_rank(&e) > failure_rank(f))
+                {
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    match (best, failure) {
+        (Some(c), _) => Ok(c),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(CalibrateError::NoBoard {
+            reason: "no candidate for the playing surface".into(),
+        }),
+    }
+}
+
+/// How far a failed fit got: a refused fit with most markings found says
+/// more than a board that was never found.
+fn failure_rank(error: &CalibrateError) -> f64 {
+    match error {
+        CalibrateError::PoorFit { inlier_percent, .. } => 1.0 + inlier_percent / 100.0,
+        _ => 0.0,
+    }
+}
+
+fn fit_from_corners(
+    image: &GrayImage,
+    corners: &SurfaceCorners,
+    options: &CalibrateOptions,
+) -> Result<Calibration, CalibrateError> {
+    let size = (image.width(), image.height());
     let h = corners.homography()?;
     let centre = Point2::new((size.0 as f64 - 1.0) / 2.0, (size.1 as f64 - 1.0) / 2.0);
     let longest = size.0.max(size.1) as f64;
@@ -166,7 +212,7 @@ pub fn calibrate_frame(
     let state = FitState::new(&h, &start_lens, size).ok_or_else(|| CalibrateError::NoBoard {
         reason: "the board corners put the board behind the camera".into(),
     })?;
-    fit(&image, state, options.south, options.source.clone())
+    fit(image, state, options.south, options.source.clone())
 }
 
 /// Fits the model again on a new frame, starting from an existing
@@ -273,8 +319,14 @@ fn fit(
     Ok(calibration)
 }
 
-/// Share of the in-view surface-edge samples whose edge was found within a
-/// pixel of the model: a fit locked onto the wrong edge finds few.
+/// A surface-edge point agrees with the model within this many pixels or
+/// millimetres, whichever is more: real frames have bevels and shadows, and a
+/// fit locked onto the wrong edge is off by centimetres.
+const EDGE_AGREEMENT_PX: f64 = 1.0;
+const EDGE_AGREEMENT_MM: f64 = 1.5;
+
+/// Share of the in-view surface-edge samples whose edge was found where the
+/// model puts it: a fit locked onto the wrong edge finds few.
 fn edge_inlier_share(
     image: &GrayImage,
     state: &FitState,
@@ -290,7 +342,10 @@ fn edge_inlier_share(
     let agreeing = found
         .iter()
         .zip(&residuals)
-        .filter(|(f, r)| samples[f.sample].group == MarkingGroup::SurfaceEdge && r.abs() <= 1.0)
+        .filter(|(f, r)| {
+            samples[f.sample].group == MarkingGroup::SurfaceEdge
+                && r.abs() <= EDGE_AGREEMENT_PX.max(EDGE_AGREEMENT_MM * f.px_per_mm)
+        })
         .count();
     agreeing as f64 / in_view.max(1) as f64
 }
