@@ -260,16 +260,28 @@ fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
     )?;
     let mut mask = Mat::default();
     if relative {
-        let sigma = f64::from(grey.cols().max(grey.rows())) / 8.0;
+        // Two passes of a wide box filter: close to a Gaussian, and its cost
+        // does not grow with the width.
+        let side = ((f64::from(grey.cols().max(grey.rows())) / 5.0) as i32).max(3) | 1;
+        let mut once = Mat::default();
         let mut surroundings = Mat::default();
         cv(
             "measuring the surroundings",
-            imgproc::gaussian_blur(
+            imgproc::blur(
                 &blurred,
+                &mut once,
+                Size::new(side, side),
+                Point::new(-1, -1),
+                BORDER_REPLICATE,
+            ),
+        )?;
+        cv(
+            "measuring the surroundings",
+            imgproc::blur(
+                &once,
                 &mut surroundings,
-                Size::new(0, 0),
-                sigma,
-                sigma,
+                Size::new(side, side),
+                Point::new(-1, -1),
                 BORDER_REPLICATE,
             ),
         )?;

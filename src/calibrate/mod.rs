@@ -22,6 +22,8 @@ pub mod rectify;
 pub mod synthetic;
 
 use nalgebra::Point2;
+
+use crate::geometry::spec::OUTER_BASE_LINE_THICKNESS;
 use opencv::core::Mat;
 
 pub use calibration::{Calibration, Residuals, SouthSide, CALIBRATION_FORMAT, CALIBRATION_VERSION};
@@ -47,6 +49,10 @@ pub const MAX_MEDIAN_RESIDUAL_MM: f64 = 1.0;
 /// A fit in which fewer of the visible marking points agree than this share
 /// is refused (coins and hands hide some; a wrong fit finds few).
 pub const MIN_INLIER_SHARE: f64 = 0.5;
+
+/// A fit in which this share of the visible marking points agree needs no
+/// second opinion from another coarse candidate.
+const CONVINCING_INLIER_SHARE: f64 = 0.85;
 
 /// What the caller knows before calibrating.
 #[derive(Debug, Clone, Default)]
@@ -157,8 +163,12 @@ pub fn calibrate_frame(
             Ok(c) => {
                 let share =
                     |c: &Calibration| c.residuals.inliers as f64 / c.residuals.points.max(1) as f64;
+                let convincing = share(&c) >= CONVINCING_INLIER_SHARE;
                 if best.as_ref().is_none_or(|b| share(&c) > share(b)) {
                     best = Some(c);
+                }
+                if convincing {
+                    break;
                 }
             }
             Err(e) => {
@@ -243,7 +253,10 @@ fn fit(
     let border: Vec<MarkingSample> = samples
         .iter()
         .copied()
-        .filter(|s| s.group == MarkingGroup::SurfaceEdge)
+        .filter(|s| {
+            s.group == MarkingGroup::SurfaceEdge
+                || matches!(s.kind, model::EdgeKind::Band { width_mm } if width_mm >= OUTER_BASE_LINE_THICKNESS.min)
+        })
         .collect();
     for round in &ROUNDS {
         let set: &[MarkingSample] = if round.border_only { &border } else { &samples };
