@@ -230,7 +230,8 @@ impl LiveView {
         format!("{} — {}", self.status, self.source)
     }
 
-    /// `Asha 7 – Ben 3 (game 1, board 2)`.
+    /// `Asha 7 – Ben 3 (game 1, board 2); on the board: 5 white, 8 black`:
+    /// the game points, and the pieces left, so the line moves with every pocketing.
     fn score_line(&self) -> String {
         if self.sides.is_empty() {
             return "no stroke yet".into();
@@ -240,8 +241,17 @@ impl LiveView {
             .iter()
             .map(|s| format!("{} {}", s.name, s.points))
             .collect();
+        let pieces = match self.on_board {
+            Some(on) => format!(
+                "; on the board: {} white, {} black{}",
+                on.white,
+                on.black,
+                if on.queen { ", Queen" } else { "" }
+            ),
+            None => String::new(),
+        };
         format!(
-            "{} (game {}, board {})",
+            "{} (game {}, board {}){pieces}",
             sides.join(" – "),
             self.game,
             self.board
