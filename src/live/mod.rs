@@ -462,6 +462,8 @@ pub fn run_session(
     let mut frames = 0;
     let mut last_board_refresh = f64::NEG_INFINITY;
     let mut last_drift_check = 0.0;
+    // Where the pieces were last seen, for a stroke the source's end closes.
+    let mut last_tracks: Option<TrackFrame> = None;
     board.view.status = "watching".into();
     publish(&board.view);
     loop {
@@ -478,6 +480,7 @@ pub fn run_session(
         frame.t = t;
         frames += 1;
         let tracks = vision.step(&frame)?;
+        last_tracks = Some(tracks.clone());
         if vision.machine.push(&tracks).is_some() {
             compare_before_strike(&board, &tracks, vision.machine.finished().len(), &mut run);
         }
@@ -513,9 +516,11 @@ pub fn run_session(
         }
     }
     let finished = vision.machine.finish();
+    let last_pieces = last_tracks.as_ref().map(pieces_of);
     if sync_strokes_final(
         &mut board,
         &finished,
+        last_pieces,
         &mut run,
         resume_t,
         options.source.is_file(),
@@ -629,10 +634,11 @@ fn sync_strokes(
 }
 
 /// The same at the end of the source, when the machine closes a stroke
-/// still under way; no piece positions are known then.
+/// still under way; the pieces are where the last frame showed them.
 fn sync_strokes_final(
     board: &mut Scoreboard,
     finished: &[SeenStroke],
+    last_pieces: Option<Vec<PiecePosition>>,
     run: &mut RunStrokes,
     resume_t: Option<f64>,
     replaying_file: bool,
@@ -644,7 +650,7 @@ fn sync_strokes_final(
             Some(old) if old == seen => {}
             Some(_) => {
                 if let Some(index) = run.index[run_index] {
-                    board.record(index, stroke, None)?;
+                    board.record(index, stroke, last_pieces.clone())?;
                     changed = true;
                 }
             }
@@ -653,7 +659,7 @@ fn sync_strokes_final(
                     && matches!((stroke.t, resume_t), (Some(t), Some(last)) if t <= last + DUPLICATE_SLACK_S);
                 if !duplicate {
                     let index = board.strokes.len();
-                    board.record(index, stroke, None)?;
+                    board.record(index, stroke, last_pieces.clone())?;
                     changed = true;
                 }
             }
