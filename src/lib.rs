@@ -9,6 +9,9 @@
 //! - [`geometry`]: the ICF board as data and queries, in board millimetres.
 //! - [`template`]: the exact ICF top view as an image (what `carrom board` draws).
 //! - [`calibrate`]: finds the board in a frame and fits the ICF model: pixels ↔ board mm.
+//! - [`detect`]: decoded frames warped to the top view, and the discs found in them.
+//! - [`track`]: identities for the discs from frame to frame, through hands and collisions.
+//! - [`strokes`]: strokes (seat, strike, pocketings) read off the tracks; a clip in, a stroke log out.
 //! - [`contract`]: the two public JSON documents, the stroke log and the board log.
 //! - [`rules`]: the ICF (and ECC) laws as a pure function `state × stroke → decision`.
 //! - [`report`]: board logs rendered for people: text, score card, SoL.
@@ -17,9 +20,12 @@
 
 pub mod calibrate;
 pub mod contract;
+pub mod detect;
 pub mod eval;
 pub mod geometry;
 pub mod report;
 pub mod rules;
 pub mod sim;
+pub mod strokes;
 pub mod template;
+pub mod track;

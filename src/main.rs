@@ -26,6 +26,10 @@ enum Command {
     Sim(cli::sim::Args),
     /// Compare recognised strokes and boards with the truth.
     Eval(cli::eval::Args),
+    /// Recognise the strokes in a video of a match and write the stroke log.
+    Track(cli::track::Args),
+    /// Recognise the strokes in a video, apply the laws and print the score.
+    Score(cli::score::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,8 @@ fn main() -> ExitCode {
         Command::Rules(args) => cli::rules::run(args),
         Command::Sim(args) => cli::sim::run(args),
         Command::Eval(args) => cli::eval::run(args),
+        Command::Track(args) => cli::track::run(args),
+        Command::Score(args) => cli::score::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

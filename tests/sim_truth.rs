@@ -104,6 +104,14 @@ fn the_truth_board_log_is_what_the_laws_make_of_the_truth_strokes() {
         written.boards[0].result.is_some(),
         "a skilled board is played to its finish"
     );
+    // And `carrom rules` on the written stroke log writes the same document.
+    let strokes_path = dir.join(STROKES_FILE);
+    let rules = carrom(&["rules", strokes_path.to_str().unwrap()]);
+    assert!(rules.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&rules.stdout),
+        std::fs::read_to_string(dir.join(BOARD_LOG_FILE)).unwrap()
+    );
 }
 
 #[test]

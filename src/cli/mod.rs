@@ -5,4 +5,6 @@ pub mod board;
 pub mod calibrate;
 pub mod eval;
 pub mod rules;
+pub mod score;
 pub mod sim;
+pub mod track;

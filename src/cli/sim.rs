@@ -4,14 +4,19 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
+use opencv::core::Mat;
 
 use carrom::contract::Event;
 use carrom::sim::camera::Camera;
-use carrom::sim::play::{self, PlayConfig};
+use carrom::sim::play::{self, PlayConfig, Simulation};
+use carrom::sim::render::{Appearance, Renderer};
+use carrom::sim::video::ClipWriter;
 use carrom::sim::{seeded_rng, Stream};
 
 /// The camera model, as `camera.json` in the output directory.
 pub const CAMERA_FILE: &str = "camera.json";
+/// The rendered footage, in the output directory.
+pub const CLIP_FILE: &str = "clip.mp4";
 
 /// Play and render a match clip with ground truth.
 #[derive(Debug, clap::Args)]
@@ -92,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     std::fs::write(&camera_path, camera_json + "\n")
         .with_context(|| format!("cannot write {}", camera_path.display()))?;
     if !args.no_video {
-        write_clip(&simulation, &camera, args.seed, &args.out)?;
+        write_clip(&simulation, &camera, &args)?;
     }
     eprintln!(
         "carrom sim: seed {}: {} strokes, {} boards finished, {} frames ({:.1} s) in {}",
@@ -106,14 +111,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Renders every frame of truth through the camera into `clip.mp4`.
-fn write_clip(
-    _simulation: &play::Simulation,
-    _camera: &Camera,
-    _seed: u64,
-    _out: &std::path::Path,
-) -> anyhow::Result<()> {
-    // The renderer is being built on another branch; until it is merged,
-    // only the truth can be written.
-    bail!("video rendering is not in this build yet: run with --no-video")
+/// Renders every frame of truth through the camera into [`CLIP_FILE`], with
+/// a look drawn from the seed's appearance stream.
+fn write_clip(simulation: &Simulation, camera: &Camera, args: &Args) -> anyhow::Result<()> {
+    let look = Appearance::random(&mut seeded_rng(args.seed, Stream::Appearance));
+    let mut renderer = Renderer::new(&look, camera).context("cannot set up the renderer")?;
+    let path = args.out.join(CLIP_FILE);
+    let mut writer = ClipWriter::create(
+        &path,
+        f64::from(args.fps),
+        (camera.width(), camera.height()),
+    )
+    .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    let mut image = Mat::default();
+    for frame in &simulation.frames {
+        renderer
+            .render(frame, &mut image)
+            .with_context(|| format!("cannot render frame {}", frame.frame))?;
+        writer
+            .write(&image)
+            .with_context(|| format!("cannot write frame {} to {}", frame.frame, path.display()))?;
+    }
+    writer
+        .finish()
+        .with_context(|| format!("cannot finish {}", path.display()))?;
+    Ok(())
 }

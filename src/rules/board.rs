@@ -536,10 +536,10 @@ impl Board {
                     !fouled && !moved.striker && eligible_for_queen_with(own, eligible_for_queen);
                 if fouled {
                     out.returned.push(Piece::Queen);
-                    out.laws.push(if moved.striker {
-                        "ICF 99(b)"
-                    } else {
-                        "ICF 64(b)"
+                    out.laws.push(match (moved.striker, own > 0) {
+                        (true, true) => "ICF 98(b)",
+                        (true, false) => "ICF 99(b)",
+                        (false, _) => "ICF 64(b)",
                     });
                     out.notes.push("Queen taken out".to_owned());
                 } else if moved.striker {

@@ -256,13 +256,13 @@ impl Engine {
         }
 
         let mut laws: Vec<String> = Vec::new();
-        for law in outcome.laws {
+        for law in outcome.laws.into_iter().map(|law| self.cite(law)) {
             if !laws.iter().any(|l| l == law) {
                 laws.push(law.to_owned());
             }
         }
         if alerts.iter().any(|a| a.kind == AlertKind::OutOfTurn) {
-            laws.push("ICF 51".to_owned());
+            laws.push(self.cite("ICF 51").to_owned());
         }
         let queen_covered_by = match self.board.queen() {
             Queen::Covered(colour) => Some(self.covered_by_name(colour, player)),
@@ -343,6 +343,15 @@ impl Engine {
     #[cfg(test)]
     pub(crate) fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// The clause to cite under the match's rules: the ECC law that copies an
+    /// ICF one where there is one, else the ICF clause.
+    fn cite(&self, icf: &'static str) -> &'static str {
+        match self.rules {
+            RuleSet::Icf => icf,
+            RuleSet::Ecc => ecc_equivalent(icf).unwrap_or(icf),
+        }
     }
 
     fn colour_of(&self, side: usize) -> Colour {
@@ -477,9 +486,13 @@ impl Engine {
             .into_iter()
             .map(|s| (self.side_names[s].clone(), self.game_scores[s]))
             .collect();
-        let mut laws: Vec<String> = finish.laws.iter().map(|l| (*l).to_owned()).collect();
+        let mut laws: Vec<String> = finish
+            .laws
+            .iter()
+            .map(|l| self.cite(l).to_owned())
+            .collect();
         if finish.coins + finish.queen + finish.extra > points {
-            laws.push("ICF 55".to_owned());
+            laws.push(self.cite("ICF 55").to_owned());
         }
         let result = BoardResult {
             winner: winner_side.map(|s| self.side_names[s].clone()),
@@ -585,6 +598,52 @@ impl Engine {
             })
             .collect();
     }
+}
+
+/// The ECC self-umpired law that says what an ICF clause says (ECC numbering).
+fn ecc_equivalent(icf: &str) -> Option<&'static str> {
+    Some(match icf {
+        "ICF 44" => "ECC 23",
+        "ICF 45(a)" => "ECC 24",
+        "ICF 45(b)" => "ECC 25",
+        "ICF 45(c)" => "ECC 26",
+        "ICF 48" => "ECC 28",
+        "ICF 51" => "ECC 31",
+        "ICF 52(a)" => "ECC 32",
+        "ICF 53(a)" => "ECC 34",
+        "ICF 55" => "ECC 38",
+        "ICF 64(a)" | "ICF 64(b)" => "ECC 43",
+        "ICF 65(a)" => "ECC 44",
+        "ICF 72(a)" => "ECC 56",
+        "ICF 72(c)" => "ECC 57",
+        "ICF 73" => "ECC 58",
+        "ICF 74" => "ECC 59",
+        "ICF 75" => "ECC 60",
+        "ICF 78(a)" => "ECC 61",
+        "ICF 92" => "ECC 79",
+        "ICF 95(a)" => "ECC 82",
+        "ICF 95(b)" => "ECC 83",
+        "ICF 95(c)" => "ECC 84",
+        "ICF 95(d)" => "ECC 85",
+        "ICF 96" => "ECC 86",
+        "ICF 97(a)" => "ECC 87",
+        "ICF 97(b)" => "ECC 88",
+        "ICF 98(a)" => "ECC 89",
+        "ICF 99(a)" => "ECC 90",
+        "ICF 100(a)" => "ECC 91",
+        "ICF 101(a)" => "ECC 92",
+        "ICF 102(a)" => "ECC 93",
+        "ICF 104(a)" => "ECC 94",
+        "ICF 105(a)" => "ECC 95",
+        "ICF 106(a)" => "ECC 96",
+        "ICF 107(a)" => "ECC 97",
+        "ICF 108(a)" => "ECC 98",
+        "ICF 109(a)" => "ECC 99",
+        "ICF 110(a)" => "ECC 100",
+        "ICF 111(a)" => "ECC 101",
+        "ICF 112(a)" => "ECC 102",
+        _ => return None,
+    })
 }
 
 fn out_of_turn(seat: Seat, expected: Option<Seat>) -> Alert {

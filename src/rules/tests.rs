@@ -367,7 +367,7 @@ fn cases() -> Vec<Case> {
                 "ICF 98(b): the same by an improper stroke",
                 mid(),
                 "! q w x",
-                "ICF 77(b)",
+                "ICF 98(b)",
             )
         },
         Case {
@@ -1390,10 +1390,13 @@ mod engine {
 
         // Board 1: Asha clears by minute 51 (the first bell rang during it): 12, game over.
         let mut engine = Engine::new(&setup).unwrap();
-        let mut strokes = vec![
-            timed(stroke(Seat::South, "w"), 0.0),
-            timed(stroke(Seat::South, "q w"), 1.0),
-        ];
+        let first = engine.play(&timed(stroke(Seat::South, "w"), 0.0)).unwrap();
+        assert_eq!(
+            first.laws,
+            ["ECC 23", "ECC 28"],
+            "ECC decisions cite the ECC laws"
+        );
+        let mut strokes = vec![timed(stroke(Seat::South, "q w"), 1.0)];
         strokes.extend((0..7).map(|i| timed(stroke(Seat::South, "w"), 45.0 + f64::from(i))));
         play_all(&mut engine, &strokes);
         let log = engine.board_log();

@@ -21,8 +21,7 @@ use nalgebra::{Matrix3, Point2, Point3, Rotation3, Unit, Vector2, Vector3};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-// TEMP until geometry::spec lands in main.
-const BOARD_OUTER_SIDE_MM: f64 = 736.6 + 2.0 * 76.0;
+use crate::geometry::spec::BOARD_OUTER_SIDE_MM;
 
 /// Largest tilt of the optical axis away from straight down that
 /// [`Camera::random`] produces, degrees: club cameras hang roughly overhead.

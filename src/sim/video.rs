@@ -8,6 +8,8 @@
 //! (`MJPG`, valid in AVI/MKV only: FFmpeg refuses it in an MP4 container).
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
 use opencv::core::{Mat, MatTraitConst, Size};
 use opencv::prelude::{VideoWriterTrait, VideoWriterTraitConst};
@@ -38,6 +40,9 @@ pub enum VideoError {
         width: u32,
         height: u32,
     },
+    /// The encoder thread stopped (it panicked or failed before).
+    #[error("the video encoder stopped unexpectedly")]
+    EncoderStopped,
     /// OpenCV reported an error.
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
@@ -77,14 +82,24 @@ impl Codec {
 }
 
 /// A video file being written, one BGR frame at a time.
+///
+/// Encoding runs on a worker thread, so the next frame can be rendered while
+/// the last one is compressed; [`ClipWriter::write`] copies the frame into a
+/// recycled buffer and returns at once unless the worker is a few frames
+/// behind.
 pub struct ClipWriter {
-    writer: VideoWriter,
+    frames_out: Option<SyncSender<Mat>>,
+    buffers_back: Receiver<Mat>,
+    worker: Option<JoinHandle<Result<(), VideoError>>>,
     codec: Codec,
     width: u32,
     height: u32,
     frames: u64,
     path: PathBuf,
 }
+
+/// Frames that may wait for the encoder before `write` blocks.
+const QUEUE_FRAMES: usize = 3;
 
 impl ClipWriter {
     /// Opens `path` for a clip of `width`×`height` pixels at `fps`, with the
@@ -122,7 +137,7 @@ impl ClipWriter {
             )));
         }
         for &codec in codecs {
-            let writer = VideoWriter::new_with_backend(
+            let mut writer = VideoWriter::new_with_backend(
                 path,
                 videoio::CAP_FFMPEG,
                 codec.fourcc()?,
@@ -130,16 +145,36 @@ impl ClipWriter {
                 size,
                 true,
             )?;
-            if writer.is_opened()? {
-                return Ok(ClipWriter {
-                    writer,
-                    codec,
-                    width,
-                    height,
-                    frames: 0,
-                    path: path.to_path_buf(),
-                });
+            if !writer.is_opened()? {
+                continue;
             }
+            let (frames_out, frames_in) = sync_channel::<Mat>(QUEUE_FRAMES);
+            let (buffers_out, buffers_back) = channel::<Mat>();
+            let worker = std::thread::Builder::new()
+                .name("clip-encoder".into())
+                .spawn(move || -> Result<(), VideoError> {
+                    for frame in frames_in {
+                        writer.write(&frame)?;
+                        // The writer may have finished; then the buffer is
+                        // simply dropped.
+                        let _ = buffers_out.send(frame);
+                    }
+                    writer.release()?;
+                    Ok(())
+                })
+                .map_err(|e| {
+                    VideoError::InvalidSettings(format!("cannot start the encoder thread: {e}"))
+                })?;
+            return Ok(ClipWriter {
+                frames_out: Some(frames_out),
+                buffers_back,
+                worker: Some(worker),
+                codec,
+                width,
+                height,
+                frames: 0,
+                path: path.to_path_buf(),
+            });
         }
         Err(VideoError::NoCodec {
             path: path.to_path_buf(),
@@ -185,16 +220,42 @@ impl ClipWriter {
                 height: self.height,
             });
         }
-        self.writer.write(frame)?;
+        let mut copy = self.buffers_back.try_recv().unwrap_or_default();
+        frame.copy_to(&mut copy)?;
+        let sent = match &self.frames_out {
+            Some(frames_out) => frames_out.send(copy).is_ok(),
+            None => false,
+        };
+        if !sent {
+            // The worker stopped: it failed, and says why when joined.
+            return Err(self.stop().err().unwrap_or(VideoError::EncoderStopped));
+        }
         self.frames += 1;
         Ok(())
     }
 
-    /// Flushes and closes the file. Dropping the writer also closes it, but
-    /// only `finish` reports a failure.
+    /// Waits for the encoder to write every frame and closes the file.
+    /// Dropping the writer also closes it, but only `finish` reports a
+    /// failure. Returns the number of frames written.
     pub fn finish(mut self) -> Result<u64, VideoError> {
-        self.writer.release()?;
+        self.stop()?;
         Ok(self.frames)
+    }
+
+    fn stop(&mut self) -> Result<(), VideoError> {
+        self.frames_out = None;
+        match self.worker.take() {
+            Some(worker) => worker.join().map_err(|_| VideoError::EncoderStopped)?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for ClipWriter {
+    fn drop(&mut self) {
+        // Closing the file properly matters even when the caller forgot to
+        // finish; an error here has nobody to go to.
+        let _ = self.stop();
     }
 }
 

@@ -1,0 +1,878 @@
+//! Discs in the top view: foreground against the empty-board model, hands
+//! removed as large blobs reaching in over the frame, disc centres as peaks
+//! of the distance transform (which splits touching pieces at their necks),
+//! refined to sub-pixel centroids and classified by size and colour.
+
+use nalgebra::{Point2, Vector2};
+use opencv::core::{self, Mat, Point, Scalar, Size, CV_32F, CV_32S, CV_8U};
+use opencv::imgproc;
+use opencv::prelude::*;
+use thiserror::Error;
+
+use super::background::Background;
+use super::colours::{ColourModels, ColourSample};
+use super::topview::Rectified;
+use super::{Detection, Detections, Occluder, OcclusionCause};
+use crate::geometry::spec::{
+    BASE_CIRCLE_RED_DIAMETER_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
+    STRIKER_RADIUS_MM,
+};
+use crate::geometry::{
+    break_arrangement, disc_on_playing_surface, pocket_centre, Piece, Pocket, Seat,
+};
+use crate::template::TemplateFrame;
+
+/// The three pieces told apart by colour; the striker is told by its size.
+const CARROMMAN_CLASSES: [Piece; 3] = [Piece::White, Piece::Black, Piece::Queen];
+
+/// A distance-transform peak must reach this fraction of a carromman's radius
+/// to be a disc: thin lines, specks and the edges of streaks stay below it.
+const MIN_PEAK_FRACTION: f64 = 0.6;
+
+/// Two disc centres are never closer than this fraction of a carromman's
+/// diameter (touching pieces are one diameter apart).
+const MIN_SEPARATION_FRACTION: f64 = 0.6;
+
+/// Colour is sampled inside this fraction of the radius, clear of the edge
+/// bevel and the turned ring.
+const COLOUR_SAMPLE_FRACTION: f64 = 0.5;
+
+/// A foreground blob this many striker areas large that reaches past the
+/// playing surface is a hand or an arm.
+const HAND_MIN_STRIKER_AREAS: f64 = 3.0;
+
+/// How far past the playing surface's edge (mm) a blob must reach to count
+/// as coming in from outside the board.
+const HAND_REACH_MM: f64 = 8.0;
+
+/// Margin (mm) added round a hand's box: fingers cast shadows and blur.
+const HAND_MARGIN_MM: f64 = 15.0;
+
+/// Of the 19 break pieces, at least this many must show the expected colour
+/// for the first frame to be taken as the break arrangement.
+const BREAK_MATCH_MIN: usize = 17;
+
+/// A pocket hole must be darker than this fraction of the board's median luma.
+const POCKET_MAX_RELATIVE_LUMA: f64 = 0.6;
+
+/// Why detection failed.
+#[derive(Debug, Error)]
+pub enum DetectError {
+    /// The top view does not show a board: the pocket holes are not dark.
+    #[error("frame {frame} shows no carrom board where the calibration says it is (the pockets are not dark holes): wrong calibration, or no board in view")]
+    NoBoard {
+        /// The frame looked at.
+        frame: u64,
+    },
+    /// The top view is not the size the detector was made for.
+    #[error("frame {frame}: top view is {got}x{got} pixels, expected {expected}x{expected}")]
+    WrongSize {
+        /// The frame.
+        frame: u64,
+        /// Its side.
+        got: i32,
+        /// The expected side.
+        expected: i32,
+    },
+    /// OpenCV failed.
+    #[error("OpenCV failed while {action}")]
+    OpenCv {
+        /// What was being done.
+        action: &'static str,
+        /// OpenCV's error.
+        source: opencv::Error,
+    },
+}
+
+fn cv<T>(action: &'static str, result: opencv::Result<T>) -> Result<T, DetectError> {
+    result.map_err(|source| DetectError::OpenCv { action, source })
+}
+
+/// Tuning of the detector.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DetectorOptions {
+    /// Fraction of the way the empty-board model moves towards each frame
+    /// where nothing covers it.
+    pub learning_rate: f32,
+    /// Fraction of the way a piece's colour model moves towards a confident
+    /// sample of it.
+    pub colour_adaptation: f64,
+}
+
+impl Default for DetectorOptions {
+    fn default() -> DetectorOptions {
+        DetectorOptions {
+            learning_rate: 0.03,
+            colour_adaptation: 0.02,
+        }
+    }
+}
+
+/// A disc the caller knows is there (a tracked piece), so the empty-board
+/// model does not learn it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KnownDisc {
+    /// Centre, board mm.
+    pub centre: Point2<f64>,
+    /// Radius, mm.
+    pub radius_mm: f64,
+}
+
+/// Finds discs frame after frame, keeping the empty-board model and colour
+/// models up to date. Buffers are reused, so per-frame work allocates little.
+pub struct Detector {
+    frame: TemplateFrame,
+    side: i32,
+    models: ColourModels,
+    options: DetectorOptions,
+    background: Option<Background>,
+    foreground: Mat,
+    distance: Mat,
+    labels: Mat,
+    stats: Mat,
+    centroids: Mat,
+    busy: Vec<u8>,
+    opened: Mat,
+    kernel: Mat,
+}
+
+impl Detector {
+    /// A detector for top views laid out by `frame`.
+    pub fn new(
+        frame: TemplateFrame,
+        models: ColourModels,
+        options: DetectorOptions,
+    ) -> Result<Detector, DetectError> {
+        let side = frame.side_px();
+        let kernel = cv(
+            "making the opening kernel",
+            imgproc::get_structuring_element(
+                imgproc::MORPH_ELLIPSE,
+                Size::new(3, 3),
+                Point::new(-1, -1),
+            ),
+        )?;
+        Ok(Detector {
+            frame,
+            side,
+            models,
+            options,
+            background: None,
+            foreground: cv(
+                "allocating the foreground",
+                Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)),
+            )?,
+            distance: Mat::default(),
+            labels: Mat::default(),
+            stats: Mat::default(),
+            centroids: Mat::default(),
+            busy: vec![0; (side * side) as usize],
+            opened: Mat::default(),
+            kernel,
+        })
+    }
+
+    /// The current colour models (as adapted so far).
+    pub fn models(&self) -> &ColourModels {
+        &self.models
+    }
+
+    /// The empty-board model, once the first frame has been seen.
+    pub fn background(&self) -> Option<&Background> {
+        self.background.as_ref()
+    }
+
+    /// A detector whose empty-board model is `empty` (a top view of the board
+    /// with no pieces), e.g. a template or a frame taken before play.
+    pub fn with_empty_board(mut self, empty: &Mat) -> Result<Detector, DetectError> {
+        let bytes = self.bytes_of(empty, 0)?;
+        let side = self.side as usize;
+        self.background = Some(Background::from_bgr(bytes, side, side));
+        Ok(self)
+    }
+
+    fn bytes_of<'m>(&self, image: &'m Mat, frame: u64) -> Result<&'m [u8], DetectError> {
+        let size = cv("reading the top-view size", image.size())?;
+        if size.width != self.side || size.height != self.side || image.typ() != core::CV_8UC3 {
+            return Err(DetectError::WrongSize {
+                frame,
+                got: size.width,
+                expected: self.side,
+            });
+        }
+        cv("reading the top view", image.data_bytes())
+    }
+
+    fn mm_to_px(&self, mm: f64) -> f64 {
+        mm * self.frame.px_per_mm
+    }
+
+    /// Finds the discs in one top view. `known` are discs the tracker holds
+    /// (kept out of the empty-board model); on the first call the model is
+    /// bootstrapped from the frame itself (see [`Detector::bootstrap`]).
+    pub fn detect(
+        &mut self,
+        view: &Rectified,
+        known: &[KnownDisc],
+    ) -> Result<Detections, DetectError> {
+        if self.background.is_none() {
+            return self.bootstrap(view);
+        }
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let side = self.side as usize;
+        {
+            let mask = cv("writing the foreground", self.foreground.data_bytes_mut())?;
+            if let Some(background) = self.background.as_mut() {
+                background.foreground(bytes, mask);
+            }
+        }
+        cv(
+            "cleaning the foreground",
+            imgproc::morphology_ex(
+                &self.foreground,
+                &mut self.opened,
+                imgproc::MORPH_OPEN,
+                &self.kernel,
+                Point::new(-1, -1),
+                1,
+                core::BORDER_CONSTANT,
+                Scalar::all(0.0),
+            ),
+        )?;
+        let hands = self.remove_hands()?;
+        let discs = self.find_discs(bytes, None)?;
+        let mut occluders = hands;
+        if let Some((x0, y0, x1, y1)) = self.background.as_ref().and_then(Background::unknown_box) {
+            let a = self.frame.px_to_board(Point2::new(x0 as f64, y1 as f64));
+            let b = self.frame.px_to_board(Point2::new(x1 as f64, y0 as f64));
+            occluders.push(Occluder {
+                min: a,
+                max: b,
+                cause: OcclusionCause::UnknownBackground,
+            });
+        }
+        self.learn(bytes, &discs, known, &occluders, side);
+        Ok(Detections {
+            index: view.index,
+            t: view.t,
+            discs,
+            occluders,
+        })
+    }
+
+    /// Removes hand-sized blobs reaching in over the frame from the opened
+    /// foreground and returns their boxes.
+    fn remove_hands(&mut self) -> Result<Vec<Occluder>, DetectError> {
+        let count = cv(
+            "labelling foreground blobs",
+            imgproc::connected_components_with_stats(
+                &self.opened,
+                &mut self.labels,
+                &mut self.stats,
+                &mut self.centroids,
+                8,
+                CV_32S,
+            ),
+        )?;
+        let striker_area = std::f64::consts::PI * self.mm_to_px(STRIKER_RADIUS_MM).powi(2);
+        let reach = HALF_SURFACE_MM + HAND_REACH_MM;
+        let mut hands = Vec::new();
+        let mut hand_labels = Vec::new();
+        for label in 1..count {
+            let stat =
+                |field| cv("reading blob stats", self.stats.at_2d::<i32>(label, field)).copied();
+            let (left, top) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
+            let (width, height) = (
+                stat(imgproc::CC_STAT_WIDTH)?,
+                stat(imgproc::CC_STAT_HEIGHT)?,
+            );
+            let area = stat(imgproc::CC_STAT_AREA)?;
+            let corner_a = self
+                .frame
+                .px_to_board(Point2::new(f64::from(left), f64::from(top + height)));
+            let corner_b = self
+                .frame
+                .px_to_board(Point2::new(f64::from(left + width), f64::from(top)));
+            let reaches_out = corner_a.x < -reach
+                || corner_a.y < -reach
+                || corner_b.x > reach
+                || corner_b.y > reach;
+            if f64::from(area) >= HAND_MIN_STRIKER_AREAS * striker_area && reaches_out {
+                hand_labels.push(label);
+                let margin = Vector2::new(HAND_MARGIN_MM, HAND_MARGIN_MM);
+                hands.push(Occluder {
+                    min: corner_a - margin,
+                    max: corner_b + margin,
+                    cause: OcclusionCause::Hand,
+                });
+            }
+        }
+        if !hand_labels.is_empty() {
+            let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
+            let mask = cv("masking hands", self.opened.data_bytes_mut())?;
+            for (m, label) in mask.iter_mut().zip(labels) {
+                if hand_labels.contains(label) {
+                    *m = 0;
+                }
+            }
+        }
+        Ok(hands)
+    }
+
+    /// Disc centres from the distance transform of the opened foreground.
+    /// `board_luma` overrides the empty-board luma used for colour (when the
+    /// model is not yet trustworthy).
+    fn find_discs(
+        &mut self,
+        bytes: &[u8],
+        board_luma: Option<f64>,
+    ) -> Result<Vec<Detection>, DetectError> {
+        cv(
+            "computing the distance transform",
+            imgproc::distance_transform(
+                &self.opened,
+                &mut self.distance,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            ),
+        )?;
+        let side = self.side as usize;
+        let distance = cv(
+            "reading the distance transform",
+            self.distance.data_typed::<f32>(),
+        )?;
+        let min_peak = (MIN_PEAK_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
+        let mut peaks = Vec::new();
+        for y in 1..side - 1 {
+            let row = &distance[y * side..(y + 1) * side];
+            for x in 1..side - 1 {
+                let d = row[x];
+                if d < min_peak {
+                    continue;
+                }
+                let is_peak = [-1isize, 0, 1].iter().all(|&dy| {
+                    let neighbour_row = ((y as isize + dy) as usize) * side;
+                    [-1isize, 0, 1]
+                        .iter()
+                        .all(|&dx| distance[neighbour_row + (x as isize + dx) as usize] <= d)
+                });
+                if is_peak {
+                    peaks.push((d, x, y));
+                }
+            }
+        }
+        peaks.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let separation = MIN_SEPARATION_FRACTION * 2.0 * self.mm_to_px(CARROMMAN_RADIUS_MM);
+        let mut accepted: Vec<(f32, f64, f64)> = Vec::new();
+        for (d, x, y) in peaks {
+            let (x, y) = (x as f64, y as f64);
+            if accepted
+                .iter()
+                .all(|&(_, ax, ay)| (ax - x).hypot(ay - y) >= separation)
+            {
+                accepted.push((d, x, y));
+            }
+        }
+        let mask = cv("reading the foreground", self.opened.data_bytes())?;
+        let striker_threshold_mm = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
+        let mut discs = Vec::with_capacity(accepted.len());
+        for (d, x, y) in accepted {
+            // Anti-aliased edge pixels count as foreground, which makes up
+            // for the distance falling short of the true edge.
+            let radius_px = f64::from(d);
+            let radius_mm = radius_px / self.frame.px_per_mm;
+            let model_radius_mm = if radius_mm >= striker_threshold_mm {
+                STRIKER_RADIUS_MM
+            } else {
+                CARROMMAN_RADIUS_MM
+            };
+            let (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(model_radius_mm));
+            let centre = self.frame.px_to_board(Point2::new(cx, cy));
+            let luma = match board_luma {
+                Some(luma) => luma,
+                None => self.background.as_ref().map_or(128.0, |b| {
+                    b.luma_at(cx.round() as usize, cy.round() as usize)
+                }),
+            };
+            let sample = ColourSample::from_bgr(
+                mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px),
+                luma,
+            );
+            let (piece, confidence) = if radius_mm >= striker_threshold_mm {
+                (Piece::Striker, 1.0)
+            } else {
+                self.models
+                    .classify(&sample, &CARROMMAN_CLASSES)
+                    .unwrap_or((Piece::White, 0.0))
+            };
+            if confidence > 0.5 {
+                self.models
+                    .adapt(piece, &sample, self.options.colour_adaptation);
+            }
+            discs.push(Detection {
+                centre,
+                radius_mm,
+                piece,
+                confidence,
+            });
+        }
+        Ok(discs)
+    }
+
+    /// Learns the empty board everywhere except under discs, known pieces
+    /// and hands.
+    fn learn(
+        &mut self,
+        bytes: &[u8],
+        discs: &[Detection],
+        known: &[KnownDisc],
+        occluders: &[Occluder],
+        side: usize,
+    ) {
+        self.busy.iter_mut().for_each(|b| *b = 0);
+        let discs = discs
+            .iter()
+            .map(|d| (d.centre, d.radius_mm))
+            .chain(known.iter().map(|k| (k.centre, k.radius_mm)));
+        for (centre, radius_mm) in discs {
+            let px = self.frame.board_to_px(centre);
+            let radius_px = radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
+            mark_disc(&mut self.busy, side, px.x, px.y, radius_px);
+        }
+        for hand in occluders.iter().filter(|o| o.cause == OcclusionCause::Hand) {
+            let a = self.frame.board_to_px(Point2::new(hand.min.x, hand.max.y));
+            let b = self.frame.board_to_px(Point2::new(hand.max.x, hand.min.y));
+            let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
+            for y in clamp(a.y)..=clamp(b.y) {
+                self.busy[y * side + clamp(a.x)..=y * side + clamp(b.x)]
+                    .iter_mut()
+                    .for_each(|v| *v = 1);
+            }
+        }
+        if let Some(background) = self.background.as_mut() {
+            background.update(bytes, &self.busy, self.options.learning_rate);
+        }
+    }
+
+    /// The first frame: checks that a board is in view, then either finds the
+    /// break arrangement (the layout the laws fix, ICF 41) and takes its
+    /// pieces as seen, or, for a clip that begins mid-board, finds pieces
+    /// against a median-smoothed estimate of the empty board.
+    pub fn bootstrap(&mut self, view: &Rectified) -> Result<Detections, DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let side = self.side as usize;
+        let board_luma = self.surface_luma(bytes, side);
+        self.check_pockets(bytes, side, board_luma, view.index)?;
+        if let Some(discs) = self.match_break(bytes, side, board_luma) {
+            let mut background = Background::from_bgr(bytes, side, side);
+            let radius = self.mm_to_px(CARROMMAN_RADIUS_MM) + 2.0;
+            for disc in &discs {
+                let px = self.frame.board_to_px(disc.centre);
+                background.forget_disc(px.x, px.y, radius);
+            }
+            self.background = Some(background);
+            return Ok(Detections {
+                index: view.index,
+                t: view.t,
+                discs,
+                occluders: Vec::new(),
+            });
+        }
+        let kernel = (2.5 * 2.0 * self.mm_to_px(CARROMMAN_RADIUS_MM)).round() as i32 | 1;
+        let mut smooth = Mat::default();
+        cv(
+            "smoothing the first frame",
+            imgproc::median_blur(&view.image, &mut smooth, kernel.max(3)),
+        )?;
+        let smooth_bytes = cv("reading the smoothed frame", smooth.data_bytes())?;
+        self.background = Some(Background::from_bgr(smooth_bytes, side, side));
+        let mut detections = self.detect(view, &[])?;
+        detections.discs.retain(|disc| !looks_like_marking(disc));
+        // Where no disc lies the frame itself is the best picture of the board.
+        if let Some(background) = self.background.as_mut() {
+            let mut fresh = Background::from_bgr(bytes, side, side);
+            for disc in &detections.discs {
+                let px = self.frame.board_to_px(disc.centre);
+                let r = disc.radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
+                let estimate = background_colour(smooth_bytes, side, px.x, px.y);
+                fresh.fill_disc(px.x, px.y, r, estimate);
+            }
+            *background = fresh;
+        }
+        detections
+            .occluders
+            .retain(|o| o.cause == OcclusionCause::Hand);
+        Ok(detections)
+    }
+
+    fn surface_luma(&self, bytes: &[u8], side: usize) -> f64 {
+        let mut lumas: Vec<f32> = Vec::new();
+        let step = (side / 60).max(1);
+        for y in (0..side).step_by(step) {
+            for x in (0..side).step_by(step) {
+                let board = self.frame.px_to_board(Point2::new(x as f64, y as f64));
+                if board.x.abs() < HALF_SURFACE_MM && board.y.abs() < HALF_SURFACE_MM {
+                    let i = 3 * (y * side + x);
+                    lumas.push(bytes[i..i + 3].iter().map(|&v| f32::from(v)).sum::<f32>() / 3.0);
+                }
+            }
+        }
+        lumas.sort_by(f32::total_cmp);
+        lumas.get(lumas.len() / 2).map_or(128.0, |&l| f64::from(l))
+    }
+
+    fn check_pockets(
+        &self,
+        bytes: &[u8],
+        side: usize,
+        board_luma: f64,
+        frame: u64,
+    ) -> Result<(), DetectError> {
+        for pocket in Pocket::ALL {
+            let px = self.frame.board_to_px(pocket_centre(pocket));
+            let [b, g, r] = mean_bgr(
+                bytes,
+                side,
+                px.x,
+                px.y,
+                0.5 * self.mm_to_px(POCKET_RADIUS_MM),
+            );
+            if (b + g + r) / 3.0 > POCKET_MAX_RELATIVE_LUMA * board_luma {
+                return Err(DetectError::NoBoard { frame });
+            }
+        }
+        Ok(())
+    }
+
+    fn match_break(
+        &mut self,
+        bytes: &[u8],
+        side: usize,
+        board_luma: f64,
+    ) -> Option<Vec<Detection>> {
+        let radius_px = self.mm_to_px(CARROMMAN_RADIUS_MM);
+        let mut best: Option<(usize, Vec<Detection>)> = None;
+        for seat in Seat::TURN_ORDER {
+            let mut matches = 0;
+            let mut discs = Vec::new();
+            for placed in break_arrangement(seat) {
+                let px = self.frame.board_to_px(placed.centre);
+                let sample = ColourSample::from_bgr(
+                    mean_bgr(bytes, side, px.x, px.y, COLOUR_SAMPLE_FRACTION * radius_px),
+                    board_luma,
+                );
+                let (piece, confidence) = self.models.classify(&sample, &CARROMMAN_CLASSES)?;
+                matches += usize::from(piece == placed.piece);
+                discs.push(Detection {
+                    centre: placed.centre,
+                    radius_mm: CARROMMAN_RADIUS_MM,
+                    piece: placed.piece,
+                    confidence,
+                });
+            }
+            if best.as_ref().is_none_or(|(m, _)| matches > *m) {
+                best = Some((matches, discs));
+            }
+        }
+        best.filter(|(matches, _)| *matches >= BREAK_MATCH_MIN)
+            .map(|(_, discs)| discs)
+    }
+}
+
+/// Gaps in the foreground up to this many pixels wide are bridged when
+/// centring a disc: where a piece matches the paint under it (a black piece
+/// on a line, the Queen on a red circle) or shows a turned ring of nearly
+/// the board's colour.
+const GAP_BRIDGE_PX: usize = 2;
+
+/// The centre (px) of the disc of `radius` px round (x, y): the centroid of
+/// the foreground inside it, thin gaps bridged, three times over. Pixels
+/// beyond the radius (touching neighbours) do not count, so pieces in a
+/// cluster do not pull each other.
+fn fit_disc(mask: &[u8], side: usize, x: f64, y: f64, radius: f64) -> (f64, f64) {
+    let g = GAP_BRIDGE_PX;
+    let at = |px: usize, py: usize| mask[py * side + px] != 0;
+    let filled = |px: usize, py: usize| {
+        at(px, py)
+            || (px >= g && px + g < side && at(px - g, py) && at(px + g, py))
+            || (py >= g && py + g < side && at(px, py - g) && at(px, py + g))
+    };
+    let (mut cx, mut cy) = (x, y);
+    for _ in 0..3 {
+        let (mut sx, mut sy, mut n) = (0.0, 0.0, 0.0);
+        let r2 = radius * radius;
+        let y0 = (cy - radius).floor().max(0.0) as usize;
+        let y1 = ((cy + radius).ceil().max(0.0) as usize).min(side - 1);
+        let x0 = (cx - radius).floor().max(0.0) as usize;
+        let x1 = ((cx + radius).ceil().max(0.0) as usize).min(side - 1);
+        for py in y0..=y1 {
+            for px in x0..=x1 {
+                let (dx, dy) = (px as f64 - cx, py as f64 - cy);
+                if dx * dx + dy * dy <= r2 && filled(px, py) {
+                    sx += px as f64;
+                    sy += py as f64;
+                    n += 1.0;
+                }
+            }
+        }
+        if n > 0.0 {
+            (cx, cy) = (sx / n, sy / n);
+        }
+    }
+    (cx, cy)
+}
+
+/// Whether a disc found against the smoothed first frame is more likely a
+/// printed marking or a pocket than a piece: a pocket hole, a red base-circle
+/// disc (smaller than a carromman), or a red disc exactly on the centre circle.
+fn looks_like_marking(disc: &Detection) -> bool {
+    // The smoothed estimate is poor round the pockets and along the frame.
+    let in_pocket = Pocket::ALL
+        .iter()
+        .any(|&p| (disc.centre - pocket_centre(p)).norm() < 2.0 * POCKET_RADIUS_MM)
+        || !disc_on_playing_surface(disc.centre, disc.radius_mm);
+    let small_red_disc = disc.piece == Piece::Queen
+        && disc.radius_mm < (BASE_CIRCLE_RED_DIAMETER_MM / 2.0 + CARROMMAN_RADIUS_MM) / 2.0;
+    let on_centre_circle =
+        disc.piece == Piece::Queen && disc.centre.coords.norm() < MARKING_CENTRE_TOLERANCE_MM;
+    in_pocket || small_red_disc || on_centre_circle
+}
+
+/// How close (mm) to the board centre a red disc must be to be taken for the
+/// centre circle when bootstrapping.
+const MARKING_CENTRE_TOLERANCE_MM: f64 = 3.0;
+
+/// Mean BGR of the pixels within `radius` of (x, y).
+fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] {
+    let radius = radius.max(1.0);
+    let mut sum = [0.0; 3];
+    let mut n = 0.0;
+    let y0 = (y - radius).floor().max(0.0) as usize;
+    let y1 = ((y + radius).ceil().max(0.0) as usize).min(side - 1);
+    let x0 = (x - radius).floor().max(0.0) as usize;
+    let x1 = ((x + radius).ceil().max(0.0) as usize).min(side - 1);
+    for py in y0..=y1 {
+        for px in x0..=x1 {
+            if (px as f64 - x).hypot(py as f64 - y) <= radius {
+                let i = 3 * (py * side + px);
+                for c in 0..3 {
+                    sum[c] += f64::from(bytes[i + c]);
+                }
+                n += 1.0;
+            }
+        }
+    }
+    if n == 0.0 {
+        return [0.0; 3];
+    }
+    sum.map(|s| s / n)
+}
+
+fn background_colour(bytes: &[u8], side: usize, x: f64, y: f64) -> [f32; 3] {
+    mean_bgr(bytes, side, x, y, 1.0).map(|v| v as f32)
+}
+
+fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64) {
+    let y0 = (y - radius).floor().max(0.0) as usize;
+    let y1 = ((y + radius).ceil().max(0.0) as usize).min(side - 1);
+    let x0 = (x - radius).floor().max(0.0) as usize;
+    let x1 = ((x + radius).ceil().max(0.0) as usize).min(side - 1);
+    for py in y0..=y1 {
+        for px in x0..=x1 {
+            if (px as f64 - x).hypot(py as f64 - y) <= radius {
+                busy[py * side + px] = 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::PlacedPiece;
+    use crate::template::{draw_board, draw_pieces, TemplateOptions};
+
+    const SCALE: f64 = 0.5;
+
+    /// One pixel at `SCALE`, and a little: the centring error of a black
+    /// piece on black ink, which the empty-board model cannot see through.
+    const BLACK_ON_INK_TOLERANCE_MM: f64 = 2.6;
+
+    fn empty_board() -> Mat {
+        draw_board(&TemplateOptions {
+            px_per_mm: SCALE,
+            arrangement_for: None,
+        })
+        .unwrap()
+        .image
+    }
+
+    fn view_of(pieces: &[PlacedPiece]) -> Rectified {
+        let template = draw_board(&TemplateOptions {
+            px_per_mm: SCALE,
+            arrangement_for: None,
+        })
+        .unwrap();
+        let mut image = template.image;
+        draw_pieces(&mut image, &template.frame, pieces).unwrap();
+        Rectified {
+            index: 3,
+            t: 0.1,
+            image,
+            frame: template.frame,
+        }
+    }
+
+    fn detector() -> Detector {
+        let frame = TemplateFrame::for_scale(SCALE).unwrap();
+        Detector::new(
+            frame,
+            ColourModels::shipped().unwrap(),
+            DetectorOptions::default(),
+        )
+        .unwrap()
+    }
+
+    fn placed(piece: Piece, x: f64, y: f64) -> PlacedPiece {
+        PlacedPiece {
+            piece,
+            centre: Point2::new(x, y),
+        }
+    }
+
+    /// Every expected piece is found once, of the right kind, within `tolerance_mm`.
+    fn assert_found(found: &[Detection], expected: &[PlacedPiece], tolerance_mm: f64) {
+        assert_eq!(found.len(), expected.len(), "found {found:?}");
+        for want in expected {
+            let nearest = found
+                .iter()
+                .min_by(|a, b| {
+                    (a.centre - want.centre)
+                        .norm()
+                        .total_cmp(&(b.centre - want.centre).norm())
+                })
+                .unwrap();
+            let error = (nearest.centre - want.centre).norm();
+            assert!(
+                error < tolerance_mm,
+                "{want:?}: nearest {nearest:?} is {error:.2} mm off"
+            );
+            assert_eq!(nearest.piece, want.piece, "at {:?}", want.centre);
+        }
+    }
+
+    #[test]
+    fn scattered_pieces_are_found_and_told_apart() {
+        let pieces = [
+            placed(Piece::White, -200.0, 150.0),
+            placed(Piece::Black, 120.0, -40.0),
+            placed(Piece::Queen, 10.0, 230.0),
+            placed(Piece::Striker, 60.0, -270.0),
+            placed(Piece::White, 300.0, 300.0),
+            // On the red base circle and across a base line.
+            placed(Piece::Black, -230.0, -270.0),
+        ];
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        let detections = detector.detect(&view_of(&pieces), &[]).unwrap();
+        // At 0.5 px/mm a black piece lying on black ink (here a base circle)
+        // is centred to about a pixel.
+        assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
+        assert!(detections.occluders.is_empty());
+    }
+
+    #[test]
+    fn the_nineteen_touching_break_pieces_are_split() {
+        // The Queen on the red centre circle differs from it only by her ring;
+        // a white in her place tests the splitting of touching discs.
+        let mut pieces = break_arrangement(Seat::East);
+        pieces[0].piece = Piece::White;
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        let detections = detector.detect(&view_of(&pieces), &[]).unwrap();
+        assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
+    }
+
+    #[test]
+    fn a_first_frame_with_the_break_is_recognised_and_hides_its_board() {
+        let pieces = break_arrangement(Seat::North);
+        let mut detector = detector();
+        let detections = detector.detect(&view_of(&pieces), &[]).unwrap();
+        assert_found(&detections.discs, &pieces, 0.01);
+        let later = detector.detect(&view_of(&pieces), &[]).unwrap();
+        assert!(
+            later.is_occluded(Point2::origin(), 0.0),
+            "{:?}",
+            later.occluders
+        );
+    }
+
+    #[test]
+    fn a_first_frame_in_mid_board_finds_pieces_without_an_empty_board() {
+        let pieces = [
+            placed(Piece::White, -150.0, 100.0),
+            placed(Piece::Black, 200.0, 50.0),
+            placed(Piece::Queen, -20.0, -180.0),
+        ];
+        let mut detector = detector();
+        let first = detector.detect(&view_of(&pieces), &[]).unwrap();
+        assert_found(&first.discs, &pieces, 1.5);
+        let moved = [placed(Piece::White, -100.0, 100.0), pieces[1], pieces[2]];
+        let second = detector.detect(&view_of(&moved), &[]).unwrap();
+        assert_found(&second.discs, &moved, 1.5);
+    }
+
+    #[test]
+    fn a_hand_from_the_edge_is_an_occluder_not_a_piece() {
+        let pieces = [placed(Piece::Black, 100.0, 100.0)];
+        let mut view = view_of(&pieces);
+        let frame = view.frame;
+        let corner = |x: f64, y: f64| {
+            let p = frame.board_to_px(Point2::new(x, y));
+            Point::new(p.x.round() as i32, p.y.round() as i32)
+        };
+        let arm = core::Vector::<Point>::from(vec![
+            corner(-60.0, -480.0),
+            corner(40.0, -480.0),
+            corner(30.0, -250.0),
+            corner(-50.0, -250.0),
+        ]);
+        imgproc::fill_convex_poly(
+            &mut view.image,
+            &arm,
+            Scalar::new(90.0, 120.0, 170.0, 0.0),
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        let detections = detector.detect(&view, &[]).unwrap();
+        // The piece lies on the arrow, whose ink matches it.
+        assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
+        assert!(detections.hand_present());
+        assert!(detections.is_occluded(Point2::new(-10.0, -300.0), 0.0));
+        assert!(!detections.is_occluded(Point2::new(100.0, 100.0), 0.0));
+    }
+
+    #[test]
+    fn a_view_without_a_board_is_refused() {
+        let frame = TemplateFrame::for_scale(SCALE).unwrap();
+        let side = frame.side_px();
+        let grey =
+            Mat::new_rows_cols_with_default(side, side, core::CV_8UC3, Scalar::all(128.0)).unwrap();
+        let view = Rectified {
+            index: 42,
+            t: 1.4,
+            image: grey,
+            frame,
+        };
+        let error = detector()
+            .detect(&view, &[])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            error.starts_with("frame 42 shows no carrom board"),
+            "{error}"
+        );
+    }
+}

@@ -1,0 +1,99 @@
+//! Finding the discs on the board: from a decoded camera frame to a typed list
+//! of carrommen, Queen and striker positions in board millimetres.
+//!
+//! The stage runs in three steps, each its own module:
+//!
+//! - [`video`]: decoded frames ([`Frame`]) with errors that name the file and frame;
+//! - [`topview`]: the frame warped to a top view of the board ([`Rectified`])
+//!   through remap tables precomputed from a [`BoardCamera`];
+//! - [`background`] and [`discs`]: an adaptive model of the empty board, the
+//!   foreground against it, and discs found in it by their ICF sizes and
+//!   classified by the [`colours`] models ([`Detections`]).
+
+pub mod background;
+pub mod colours;
+pub mod discs;
+pub mod topview;
+pub mod video;
+
+use nalgebra::Point2;
+
+use crate::geometry::Piece;
+
+pub use background::Background;
+pub use colours::{ColourModels, ColourSample};
+pub use discs::{DetectError, Detector, DetectorOptions, KnownDisc};
+pub use topview::{BoardCamera, Rectified, TopView, TopViewError};
+pub use video::{Frame, FrameReader, VideoError};
+
+/// One disc seen in one frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Detection {
+    /// Centre, board mm.
+    pub centre: Point2<f64>,
+    /// Radius measured in the image, mm.
+    pub radius_mm: f64,
+    /// The most likely piece.
+    pub piece: Piece,
+    /// How far the colour is from the chosen class relative to the next best,
+    /// 0 (ambiguous) to 1 (clear).
+    pub confidence: f64,
+}
+
+/// An axis-aligned box in board mm where pieces cannot be seen this frame
+/// (under a hand, or where the empty board has not been seen yet).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Occluder {
+    /// South-west corner, board mm.
+    pub min: Point2<f64>,
+    /// North-east corner, board mm.
+    pub max: Point2<f64>,
+    /// Why nothing can be seen there.
+    pub cause: OcclusionCause,
+}
+
+/// Why an [`Occluder`] hides pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OcclusionCause {
+    /// A hand or arm reaching in from the board's edge.
+    Hand,
+    /// The empty board there has not been seen yet (under the break cluster).
+    UnknownBackground,
+}
+
+impl Occluder {
+    /// Whether a board point lies in the box, grown by `margin_mm`.
+    pub fn covers(&self, point: Point2<f64>, margin_mm: f64) -> bool {
+        point.x >= self.min.x - margin_mm
+            && point.x <= self.max.x + margin_mm
+            && point.y >= self.min.y - margin_mm
+            && point.y <= self.max.y + margin_mm
+    }
+}
+
+/// Everything the detector saw in one frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Detections {
+    /// The frame's index in the clip.
+    pub index: u64,
+    /// Seconds from the start of the clip.
+    pub t: f64,
+    /// The discs found.
+    pub discs: Vec<Detection>,
+    /// Regions where pieces may be present but cannot be seen.
+    pub occluders: Vec<Occluder>,
+}
+
+impl Detections {
+    /// Whether a board point is hidden (under a hand or unknown background).
+    pub fn is_occluded(&self, point: Point2<f64>, margin_mm: f64) -> bool {
+        self.occluders.iter().any(|o| o.covers(point, margin_mm))
+    }
+
+    /// Whether a hand is over the board in this frame.
+    pub fn hand_present(&self) -> bool {
+        self.occluders
+            .iter()
+            .any(|o| o.cause == OcclusionCause::Hand)
+    }
+}

@@ -1,0 +1,543 @@
+//! The stroke state machine, driven by tracks frame by frame:
+//! waiting → striker placed on a seat's base lines → struck (the striker
+//! starts moving) → in motion → at rest, with every pocketing, piece off the
+//! board and late pocketing attached to its stroke.
+
+use nalgebra::Point2;
+use serde::Serialize;
+
+use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
+use crate::geometry::spec::{HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM};
+use crate::geometry::{nearest_pocket, seat_at, striker_placement, Piece, Placement, Seat};
+use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
+
+/// Tuning of the stroke machine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StrokeMachineOptions {
+    /// Below this speed (mm/s) a piece is at rest.
+    pub rest_speed: f64,
+    /// Above this speed (mm/s) a placed striker has been struck.
+    pub strike_speed: f64,
+    /// Above this speed (mm/s) a piece other than the striker has been hit.
+    pub hit_speed: f64,
+    /// Frames everything must be at rest before a stroke is over.
+    pub rest_frames: u32,
+    /// Frames a striker must lie still on a seat's base lines to be placed.
+    pub placement_frames: u32,
+    /// A piece vanishing within this distance (mm) of a pocket's edge fell in.
+    pub pocket_reach_mm: f64,
+    /// A piece vanishing within this distance (mm) of the surface's edge left it.
+    pub edge_reach_mm: f64,
+}
+
+impl Default for StrokeMachineOptions {
+    fn default() -> StrokeMachineOptions {
+        StrokeMachineOptions {
+            rest_speed: 40.0,
+            strike_speed: 250.0,
+            hit_speed: 120.0,
+            rest_frames: 12,
+            placement_frames: 3,
+            pocket_reach_mm: 2.0 * POCKET_RADIUS_MM,
+            edge_reach_mm: 2.5 * STRIKER_RADIUS_MM,
+        }
+    }
+}
+
+/// Something the vision noticed about a stroke, kept in the stroke log's
+/// `extra.vision` for people and tools to review.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VisionNote {
+    /// Seconds from the start of the clip.
+    pub t: f64,
+    /// What was seen, in words.
+    pub message: String,
+}
+
+/// What the vision adds to a stroke beyond the contract's fields.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct VisionExtra {
+    /// The striker's placement verdict (ICF 130), when it was seen placed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    /// The clip began with this stroke already under way.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub began_mid_stroke: bool,
+    /// The clip ended before this stroke came to rest.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ended_mid_stroke: bool,
+    /// Pieces seen on the board when the striker was struck.
+    pub seen_before: SeenCount,
+    /// Disagreements and oddities, with their times.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<VisionNote>,
+}
+
+/// Pieces seen on the board, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SeenCount {
+    /// White carrommen.
+    pub white: u32,
+    /// Black carrommen.
+    pub black: u32,
+    /// Whether the Queen is seen.
+    pub queen: bool,
+}
+
+impl SeenCount {
+    /// Counts the pieces among confirmed tracks.
+    pub fn of(tracks: &[Track]) -> SeenCount {
+        let count = |piece| tracks.iter().filter(|t| t.piece == piece).count() as u32;
+        SeenCount {
+            white: count(Piece::White),
+            black: count(Piece::Black),
+            queen: count(Piece::Queen) > 0,
+        }
+    }
+}
+
+/// A recognised stroke with the vision's own notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeenStroke {
+    /// The stroke in the contract's terms.
+    pub stroke: Stroke,
+    /// What the vision adds.
+    pub vision: VisionExtra,
+}
+
+impl SeenStroke {
+    /// The contract stroke with the vision notes in `extra.vision`.
+    pub fn into_stroke(self) -> Stroke {
+        let mut stroke = self.stroke;
+        stroke.extra = serde_json::to_value(&self.vision)
+            .ok()
+            .map(|vision| serde_json::json!({ "vision": vision }));
+        stroke
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Phase {
+    /// No striker lies placed on a seat's base lines.
+    Waiting { still_frames: u32 },
+    /// The striker lies on a seat's base lines.
+    Placed {
+        seat: Seat,
+        placement: Placement,
+        rest_t: f64,
+    },
+    /// The striker has been struck; pieces are moving.
+    Moving {
+        striker: TrackId,
+        at_rest_frames: u32,
+    },
+}
+
+/// Reads strokes off a stream of [`TrackFrame`]s.
+#[derive(Debug, Clone)]
+pub struct StrokeMachine {
+    options: StrokeMachineOptions,
+    phase: Phase,
+    current: Option<SeenStroke>,
+    finished: Vec<SeenStroke>,
+    frames_seen: u64,
+}
+
+impl StrokeMachine {
+    /// A machine waiting for the first placement.
+    pub fn new(options: StrokeMachineOptions) -> StrokeMachine {
+        StrokeMachine {
+            options,
+            phase: Phase::Waiting { still_frames: 0 },
+            current: None,
+            finished: Vec::new(),
+            frames_seen: 0,
+        }
+    }
+
+    /// Strokes finished so far (a late pocketing may still be added to the last).
+    pub fn finished(&self) -> &[SeenStroke] {
+        &self.finished
+    }
+
+    /// Whether a stroke is under way.
+    pub fn in_motion(&self) -> bool {
+        matches!(self.phase, Phase::Moving { .. })
+    }
+
+    /// The seat of a striker that has just been struck in this frame, if so.
+    pub fn push(&mut self, frame: &TrackFrame) -> Option<Seat> {
+        let first_frame = self.frames_seen == 0;
+        self.frames_seen += 1;
+        let striker = frame.tracks.iter().find(|t| t.piece == Piece::Striker);
+        let mut struck = None;
+        match self.phase.clone() {
+            Phase::Waiting { still_frames } => {
+                if let Some(s) = striker {
+                    if s.speed() >= self.options.strike_speed {
+                        // Moving with no placement seen: the clip began mid-stroke
+                        // (or the placement was hidden under a hand).
+                        let seat = seat_at(s.position).unwrap_or_else(|| nearest_seat(s.position));
+                        struck = Some(seat);
+                        self.start(frame, s, seat, None, first_frame, frame.t);
+                    } else if s.speed() < self.options.rest_speed && !s.hidden {
+                        let still = still_frames + 1;
+                        self.phase = match seat_at(s.position) {
+                            Some(seat) if still >= self.options.placement_frames => Phase::Placed {
+                                seat,
+                                placement: striker_placement(seat, s.position, STRIKER_RADIUS_MM),
+                                rest_t: frame.t,
+                            },
+                            _ => Phase::Waiting {
+                                still_frames: still,
+                            },
+                        };
+                    } else {
+                        self.phase = Phase::Waiting { still_frames: 0 };
+                    }
+                }
+            }
+            Phase::Placed {
+                seat,
+                placement,
+                rest_t,
+            } => match striker {
+                None => self.phase = Phase::Waiting { still_frames: 0 },
+                Some(s) if s.speed() >= self.options.strike_speed => {
+                    struck = Some(seat);
+                    self.start(frame, s, seat, Some(placement), false, rest_t);
+                }
+                Some(s) if s.speed() < self.options.rest_speed => {
+                    // Adjusted by hand: the latest resting place counts.
+                    if let Some(now) = seat_at(s.position) {
+                        self.phase = Phase::Placed {
+                            seat: now,
+                            placement: striker_placement(now, s.position, STRIKER_RADIUS_MM),
+                            rest_t: frame.t,
+                        };
+                    }
+                }
+                Some(_) => {}
+            },
+            Phase::Moving {
+                striker: id,
+                at_rest_frames,
+            } => {
+                self.follow(frame, id);
+                let all_still = frame
+                    .tracks
+                    .iter()
+                    .all(|t| t.speed() < self.options.rest_speed);
+                let rest = if all_still { at_rest_frames + 1 } else { 0 };
+                if rest >= self.options.rest_frames {
+                    if let Some(done) = self.current.take() {
+                        self.finished.push(done);
+                    }
+                    self.phase = Phase::Waiting { still_frames: 0 };
+                } else {
+                    self.phase = Phase::Moving {
+                        striker: id,
+                        at_rest_frames: rest,
+                    };
+                }
+                return None;
+            }
+        }
+        if !self.in_motion() {
+            self.late_pocketings(frame);
+        }
+        struck
+    }
+
+    fn start(
+        &mut self,
+        frame: &TrackFrame,
+        striker: &Track,
+        seat: Seat,
+        placement: Option<Placement>,
+        began_mid_stroke: bool,
+        rest_t: f64,
+    ) {
+        let mut vision = VisionExtra {
+            placement,
+            began_mid_stroke: began_mid_stroke || placement.is_none(),
+            seen_before: SeenCount::of(&frame.tracks),
+            ..VisionExtra::default()
+        };
+        if let Some(Placement::Illegal(reason)) = placement {
+            vision.alerts.push(VisionNote {
+                t: rest_t,
+                message: format!("striker placed illegally ({reason:?}, {})", reason.law()),
+            });
+        }
+        self.current = Some(SeenStroke {
+            stroke: Stroke {
+                seat,
+                // The striker started moving between the last frame it lay
+                // still and the first it was seen moving.
+                t: Some(rest_t),
+                touched: false,
+                pocketed: Vec::new(),
+                overboard: Vec::new(),
+                improper: false,
+                foul: None,
+                foul_by: None,
+                extra: None,
+            },
+            vision,
+        });
+        self.phase = Phase::Moving {
+            striker: striker.id,
+            at_rest_frames: 0,
+        };
+        self.follow(frame, striker.id);
+    }
+
+    /// Touches, pocketings and pieces off the board during motion.
+    fn follow(&mut self, frame: &TrackFrame, striker: TrackId) {
+        let options = self.options;
+        let Some(current) = self.current.as_mut() else {
+            return;
+        };
+        let striker_track = frame.tracks.iter().find(|t| t.id == striker);
+        for track in frame.tracks.iter().filter(|t| t.id != striker) {
+            let hit = track.speed() >= options.hit_speed;
+            let in_contact = striker_track.is_some_and(|s| {
+                (s.position - track.position).norm() <= s.radius_mm() + track.radius_mm() + 1.0
+            });
+            if hit || in_contact {
+                current.stroke.touched = true;
+            }
+        }
+        for event in &frame.events {
+            if let TrackEvent::Vanished {
+                piece,
+                heading_to,
+                last_seen,
+                t,
+                hand_present,
+                ..
+            } = *event
+            {
+                match where_it_went(&options, last_seen, heading_to) {
+                    Exit::Pocket(pocket) => current.stroke.pocketed.push(PocketedPiece {
+                        piece,
+                        pocket: Some(pocket),
+                        t: Some(t),
+                        late: false,
+                    }),
+                    Exit::Edge => current.stroke.overboard.push(OverboardPiece { piece, t: Some(t) }),
+                    Exit::Nowhere if hand_present => {}
+                    Exit::Nowhere => current.vision.alerts.push(VisionNote {
+                        t,
+                        message: format!(
+                            "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
+                            last_seen.x, last_seen.y
+                        ),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// A piece that drops into a pocket after the stroke came to rest.
+    fn late_pocketings(&mut self, frame: &TrackFrame) {
+        let options = self.options;
+        for event in &frame.events {
+            if let TrackEvent::Vanished {
+                piece,
+                heading_to,
+                last_seen,
+                t,
+                hand_present: false,
+                ..
+            } = *event
+            {
+                if piece == Piece::Striker {
+                    continue;
+                }
+                if let (Exit::Pocket(pocket), Some(last)) = (
+                    where_it_went(&options, last_seen, heading_to),
+                    self.finished.last_mut(),
+                ) {
+                    last.stroke.pocketed.push(PocketedPiece {
+                        piece,
+                        pocket: Some(pocket),
+                        t: Some(t),
+                        late: true,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Ends the clip: a stroke still in motion is kept and marked unfinished.
+    pub fn finish(mut self) -> Vec<SeenStroke> {
+        if let Some(mut current) = self.current.take() {
+            current.vision.ended_mid_stroke = true;
+            self.finished.push(current);
+        }
+        self.finished
+    }
+}
+
+enum Exit {
+    Pocket(crate::geometry::Pocket),
+    Edge,
+    Nowhere,
+}
+
+fn where_it_went(
+    options: &StrokeMachineOptions,
+    last_seen: Point2<f64>,
+    heading_to: Point2<f64>,
+) -> Exit {
+    for point in [heading_to, last_seen] {
+        let (pocket, distance) = nearest_pocket(point);
+        if distance <= options.pocket_reach_mm {
+            return Exit::Pocket(pocket);
+        }
+    }
+    let edge = HALF_SURFACE_MM - options.edge_reach_mm;
+    if heading_to.x.abs() >= edge || heading_to.y.abs() >= edge {
+        Exit::Edge
+    } else {
+        Exit::Nowhere
+    }
+}
+
+fn nearest_seat(point: Point2<f64>) -> Seat {
+    if point.y.abs() >= point.x.abs() {
+        if point.y < 0.0 {
+            Seat::South
+        } else {
+            Seat::North
+        }
+    } else if point.x > 0.0 {
+        Seat::East
+    } else {
+        Seat::West
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Detection, Detections};
+    use crate::geometry::pocket_centre;
+    use crate::geometry::spec::{
+        BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
+    };
+    use crate::geometry::Pocket;
+    use crate::track::{Tracker, TrackerOptions};
+
+    const FRAME_S: f64 = 1.0 / 30.0;
+
+    fn disc(piece: Piece, at: Point2<f64>) -> Detection {
+        Detection {
+            centre: at,
+            radius_mm: 15.0,
+            piece,
+            confidence: 0.9,
+        }
+    }
+
+    /// Runs detections through a tracker and the machine.
+    fn run(frames: impl Iterator<Item = Vec<Detection>>) -> Vec<SeenStroke> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for (i, discs) in frames.enumerate() {
+            let detections = Detections {
+                index: i as u64,
+                t: i as f64 * FRAME_S,
+                discs,
+                occluders: Vec::new(),
+            };
+            machine.push(&tracker.update(&detections));
+        }
+        machine.finish()
+    }
+
+    fn placed_north() -> Point2<f64> {
+        Point2::new(
+            40.0,
+            (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        )
+    }
+
+    #[test]
+    fn a_straight_shot_into_a_pocket_is_one_stroke_from_north() {
+        let target = pocket_centre(Pocket::Sw);
+        let frames = (0..60).map(|i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(200.0, 0.0))];
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 20 {
+                let f = f64::from(i - 10) / 10.0;
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() + (target - placed_north()) * f,
+                ));
+            }
+            discs
+        });
+        let strokes = run(frames);
+        assert_eq!(strokes.len(), 1);
+        let stroke = &strokes[0].stroke;
+        assert_eq!(stroke.seat, Seat::North);
+        assert!(!stroke.touched);
+        assert_eq!(stroke.pocketed.len(), 1);
+        assert_eq!(
+            (stroke.pocketed[0].piece, stroke.pocketed[0].pocket),
+            (Piece::Striker, Some(Pocket::Sw))
+        );
+        assert_eq!(strokes[0].vision.placement, Some(Placement::Legal));
+        assert_eq!(strokes[0].vision.seen_before.black, 1);
+    }
+
+    #[test]
+    fn a_clip_that_ends_in_motion_keeps_the_stroke_and_says_so() {
+        let frames = (0..15).map(|i| {
+            let y = placed_north().y - if i < 10 { 0.0 } else { 60.0 * f64::from(i - 9) };
+            vec![disc(Piece::Striker, Point2::new(placed_north().x, y))]
+        });
+        let strokes = run(frames);
+        assert_eq!(strokes.len(), 1);
+        assert!(strokes[0].vision.ended_mid_stroke);
+    }
+
+    #[test]
+    fn a_piece_that_vanishes_mid_board_is_an_alert_not_a_pocketing() {
+        let frames = (0..50).map(|i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 14 {
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(i - 9)),
+                ));
+            }
+            if i < 12 {
+                discs.push(disc(Piece::White, Point2::new(-150.0, 0.0)));
+            }
+            discs
+        });
+        let strokes = run(frames);
+        let stroke = &strokes[0];
+        assert!(stroke
+            .stroke
+            .pocketed
+            .iter()
+            .all(|p| p.piece != Piece::White));
+        assert!(
+            stroke
+                .vision
+                .alerts
+                .iter()
+                .any(|a| a.message.contains("lost sight of a white")),
+            "{:?}",
+            stroke.vision.alerts
+        );
+    }
+}

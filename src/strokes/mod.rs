@@ -1,0 +1,12 @@
+//! Strokes read off the tracks, and a whole clip turned into a stroke log.
+//!
+//! - [`machine`]: the stroke state machine (placement, strike, motion, rest,
+//!   pocketings, pieces off the board, late pocketings);
+//! - [`session`]: the pipeline over a clip, frame reader to stroke log, with
+//!   the rules engine alongside to check what is seen against the laws.
+
+pub mod machine;
+pub mod session;
+
+pub use machine::{StrokeMachine, StrokeMachineOptions, VisionNote};
+pub use session::{track_clip, ClipOutcome, SessionError, SessionOptions};

@@ -1,0 +1,551 @@
+//! Identities for the discs from frame to frame: a constant-velocity motion
+//! model, gated greedy assignment (nearest pairs first), a wide second pass
+//! for pieces that were at rest and are suddenly struck, and occlusion
+//! handling (a piece under a hand, or where the board is not yet learned,
+//! keeps its last position).
+
+use nalgebra::{Point2, Vector2};
+
+use crate::detect::{Detection, Detections, KnownDisc};
+use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
+use crate::geometry::{Piece, PlacedPiece};
+
+/// Tuning of the tracker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrackerOptions {
+    /// A detection pairs with a track only within this distance (mm) of the
+    /// track's predicted position, plus `gate_speed_fraction` of how far it
+    /// moves in a frame.
+    pub gate_mm: f64,
+    /// See `gate_mm`.
+    pub gate_speed_fraction: f64,
+    /// Pieces at rest that are struck can jump this far (mm) in one frame (a
+    /// striker at 5 m/s moves ~170 mm at 30 fps); used when nothing nearer pairs.
+    pub jump_mm: f64,
+    /// Frames a visible track may go unseen before it is declared gone.
+    pub max_missed_frames: u32,
+    /// Frames a new detection must be seen in a row before it is a track.
+    pub confirm_frames: u32,
+    /// Weight of the newest frame in the velocity estimate (0..=1).
+    pub velocity_weight: f64,
+}
+
+impl Default for TrackerOptions {
+    fn default() -> TrackerOptions {
+        TrackerOptions {
+            gate_mm: CARROMMAN_RADIUS_MM * 1.5,
+            gate_speed_fraction: 0.6,
+            jump_mm: 260.0,
+            max_missed_frames: 2,
+            confirm_frames: 2,
+            velocity_weight: 0.7,
+        }
+    }
+}
+
+/// A track's stable identity for the whole clip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TrackId(pub u32);
+
+/// One tracked piece.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Track {
+    /// Identity.
+    pub id: TrackId,
+    /// The piece, by the weight of the colour evidence so far.
+    pub piece: Piece,
+    /// Centre, board mm (the last seen or predicted position).
+    pub position: Point2<f64>,
+    /// Velocity, mm/s.
+    pub velocity: Vector2<f64>,
+    /// Whether the track is confirmed (seen in enough frames in a row).
+    pub confirmed: bool,
+    /// Whether it is hidden this frame (under a hand or unknown board).
+    pub hidden: bool,
+    votes: [f64; 4],
+    seen_in_a_row: u32,
+    missed: u32,
+}
+
+impl Track {
+    /// Speed, mm/s.
+    pub fn speed(&self) -> f64 {
+        self.velocity.norm()
+    }
+
+    /// Radius of the piece, mm.
+    pub fn radius_mm(&self) -> f64 {
+        if self.piece == Piece::Striker {
+            STRIKER_RADIUS_MM
+        } else {
+            CARROMMAN_RADIUS_MM
+        }
+    }
+
+    fn vote(&mut self, detection: &Detection) {
+        let slot = piece_slot(detection.piece);
+        self.votes[slot] += 0.1 + detection.confidence;
+        let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
+        self.piece = best.map_or(self.piece, |slot| PIECES[slot]);
+    }
+}
+
+const PIECES: [Piece; 4] = [Piece::White, Piece::Black, Piece::Queen, Piece::Striker];
+
+fn piece_slot(piece: Piece) -> usize {
+    match piece {
+        Piece::White => 0,
+        Piece::Black => 1,
+        Piece::Queen => 2,
+        Piece::Striker => 3,
+    }
+}
+
+/// A change in what is on the board.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TrackEvent {
+    /// A new piece became a confirmed track (put down, returned, or first seen).
+    Appeared {
+        /// The track.
+        id: TrackId,
+        /// The piece.
+        piece: Piece,
+        /// Where, board mm.
+        at: Point2<f64>,
+        /// Seconds from the start of the clip.
+        t: f64,
+    },
+    /// A confirmed track stopped being seen in the open.
+    Vanished {
+        /// The track.
+        id: TrackId,
+        /// The piece.
+        piece: Piece,
+        /// Where it was last seen, board mm.
+        last_seen: Point2<f64>,
+        /// Where it was heading: last position plus one frame of motion.
+        heading_to: Point2<f64>,
+        /// Its speed when last seen, mm/s.
+        speed: f64,
+        /// Seconds from the start of the clip, when it was last seen.
+        t: f64,
+        /// Whether a hand was over the board when it went.
+        hand_present: bool,
+    },
+}
+
+/// The tracks after one frame, and what changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackFrame {
+    /// Frame index.
+    pub index: u64,
+    /// Seconds from the start of the clip.
+    pub t: f64,
+    /// Confirmed tracks.
+    pub tracks: Vec<Track>,
+    /// What appeared or vanished in this frame.
+    pub events: Vec<TrackEvent>,
+    /// Whether a hand is over the board.
+    pub hand_present: bool,
+}
+
+/// Keeps identities across frames.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    options: TrackerOptions,
+    tracks: Vec<Track>,
+    next_id: u32,
+    last_t: Option<f64>,
+}
+
+impl Tracker {
+    /// An empty tracker.
+    pub fn new(options: TrackerOptions) -> Tracker {
+        Tracker {
+            options,
+            tracks: Vec::new(),
+            next_id: 0,
+            last_t: None,
+        }
+    }
+
+    /// Confirmed tracks now.
+    pub fn tracks(&self) -> impl Iterator<Item = &Track> {
+        self.tracks.iter().filter(|t| t.confirmed)
+    }
+
+    /// The discs the tracker holds, for keeping them out of the empty-board model.
+    pub fn known_discs(&self) -> Vec<KnownDisc> {
+        self.tracks
+            .iter()
+            .map(|t| KnownDisc {
+                centre: t.position,
+                radius_mm: t.radius_mm(),
+            })
+            .collect()
+    }
+
+    /// Pieces at their positions, for drawing or comparing.
+    pub fn placed_pieces(&self) -> Vec<PlacedPiece> {
+        self.tracks()
+            .map(|t| PlacedPiece {
+                piece: t.piece,
+                centre: t.position,
+            })
+            .collect()
+    }
+
+    /// Takes one frame's detections and returns the updated tracks.
+    pub fn update(&mut self, detections: &Detections) -> TrackFrame {
+        let t = detections.t;
+        let dt = self.last_t.map_or(0.0, |last| (t - last).max(0.0));
+        self.last_t = Some(t);
+        let mut events = Vec::new();
+        let mut detection_used = vec![false; detections.discs.len()];
+        let mut track_matched = vec![false; self.tracks.len()];
+
+        let predicted: Vec<Point2<f64>> = self
+            .tracks
+            .iter()
+            .map(|track| track.position + track.velocity * dt)
+            .collect();
+        // First pass: pairs within the motion gate, nearest first.
+        let mut pairs = Vec::new();
+        for (ti, track) in self.tracks.iter().enumerate() {
+            let gate = self.options.gate_mm + self.options.gate_speed_fraction * track.speed() * dt;
+            for (di, detection) in detections.discs.iter().enumerate() {
+                let distance = (detection.centre - predicted[ti]).norm();
+                if distance <= gate {
+                    pairs.push((distance + class_penalty(track, detection), ti, di));
+                }
+            }
+        }
+        self.assign(
+            &mut pairs,
+            &mut track_matched,
+            &mut detection_used,
+            detections,
+            dt,
+        );
+        // Second pass: a struck piece jumps; pair the rest by class over a wide gate.
+        let mut pairs = Vec::new();
+        for (ti, track) in self.tracks.iter().enumerate() {
+            if track_matched[ti] {
+                continue;
+            }
+            for (di, detection) in detections.discs.iter().enumerate() {
+                let distance = (detection.centre - predicted[ti]).norm();
+                if !detection_used[di]
+                    && detection.piece == track.piece
+                    && distance <= self.options.jump_mm
+                {
+                    pairs.push((distance, ti, di));
+                }
+            }
+        }
+        self.assign(
+            &mut pairs,
+            &mut track_matched,
+            &mut detection_used,
+            detections,
+            dt,
+        );
+
+        // Tracks not seen: hidden, coasting, or gone.
+        let hand_present = detections.hand_present();
+        let mut keep = vec![true; self.tracks.len()];
+        for (ti, track) in self.tracks.iter_mut().enumerate() {
+            if track_matched[ti] {
+                if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
+                    // Confirmed in an earlier frame; nothing new.
+                } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
+                    track.confirmed = true;
+                    events.push(TrackEvent::Appeared {
+                        id: track.id,
+                        piece: track.piece,
+                        at: track.position,
+                        t,
+                    });
+                }
+                continue;
+            }
+            track.seen_in_a_row = 0;
+            if detections.is_occluded(track.position, track.radius_mm()) {
+                track.hidden = true;
+                track.velocity = Vector2::zeros();
+                continue;
+            }
+            track.missed += 1;
+            if !track.confirmed {
+                keep[ti] = false;
+            } else if track.missed > self.options.max_missed_frames {
+                keep[ti] = false;
+                let frame_dt = if dt > 0.0 { dt } else { 0.0 };
+                events.push(TrackEvent::Vanished {
+                    id: track.id,
+                    piece: track.piece,
+                    last_seen: track.position,
+                    heading_to: track.position + track.velocity * frame_dt,
+                    speed: track.speed(),
+                    t,
+                    hand_present,
+                });
+            }
+        }
+        let mut index = 0;
+        self.tracks.retain(|_| {
+            index += 1;
+            keep[index - 1]
+        });
+
+        // Detections nobody claimed start tentative tracks.
+        for (di, detection) in detections.discs.iter().enumerate() {
+            if detection_used[di] {
+                continue;
+            }
+            let mut track = Track {
+                id: TrackId(self.next_id),
+                piece: detection.piece,
+                position: detection.centre,
+                velocity: Vector2::zeros(),
+                confirmed: self.options.confirm_frames <= 1,
+                hidden: false,
+                votes: [0.0; 4],
+                seen_in_a_row: 1,
+                missed: 0,
+            };
+            track.vote(detection);
+            self.next_id += 1;
+            if track.confirmed {
+                events.push(TrackEvent::Appeared {
+                    id: track.id,
+                    piece: track.piece,
+                    at: track.position,
+                    t,
+                });
+            }
+            self.tracks.push(track);
+        }
+        TrackFrame {
+            index: detections.index,
+            t,
+            tracks: self.tracks().cloned().collect(),
+            events,
+            hand_present,
+        }
+    }
+
+    /// Starts confirmed tracks for pieces known to be on the board (the break
+    /// arrangement seen in the first frame).
+    pub fn seed(&mut self, detections: &Detections) -> TrackFrame {
+        for detection in &detections.discs {
+            let mut track = Track {
+                id: TrackId(self.next_id),
+                piece: detection.piece,
+                position: detection.centre,
+                velocity: Vector2::zeros(),
+                confirmed: true,
+                hidden: false,
+                votes: [0.0; 4],
+                seen_in_a_row: self.options.confirm_frames,
+                missed: 0,
+            };
+            // A known layout outweighs many frames of colour evidence.
+            track.votes[piece_slot(detection.piece)] = 100.0;
+            self.next_id += 1;
+            self.tracks.push(track);
+        }
+        self.last_t = Some(detections.t);
+        TrackFrame {
+            index: detections.index,
+            t: detections.t,
+            tracks: self.tracks().cloned().collect(),
+            events: Vec::new(),
+            hand_present: detections.hand_present(),
+        }
+    }
+
+    fn assign(
+        &mut self,
+        pairs: &mut [(f64, usize, usize)],
+        track_matched: &mut [bool],
+        detection_used: &mut [bool],
+        detections: &Detections,
+        dt: f64,
+    ) {
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(_, ti, di) in pairs.iter() {
+            if track_matched[ti] || detection_used[di] {
+                continue;
+            }
+            track_matched[ti] = true;
+            detection_used[di] = true;
+            let detection = &detections.discs[di];
+            let track = &mut self.tracks[ti];
+            if dt > 0.0 && !track.hidden {
+                let measured = (detection.centre - track.position) / dt;
+                let w = self.options.velocity_weight;
+                track.velocity = measured * w + track.velocity * (1.0 - w);
+            } else {
+                track.velocity = Vector2::zeros();
+            }
+            track.position = detection.centre;
+            track.hidden = false;
+            track.missed = 0;
+            track.seen_in_a_row = (track.seen_in_a_row + 1).min(self.options.confirm_frames.max(1));
+            track.vote(detection);
+        }
+    }
+}
+
+/// Extra cost (mm) of pairing a track with a detection of another class: a
+/// confident colour disagreement weighs like a piece's radius.
+fn class_penalty(track: &Track, detection: &Detection) -> f64 {
+    if track.piece == detection.piece {
+        0.0
+    } else {
+        CARROMMAN_RADIUS_MM * detection.confidence
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Occluder, OcclusionCause};
+
+    const FRAME_S: f64 = 1.0 / 30.0;
+
+    fn disc(piece: Piece, x: f64, y: f64) -> Detection {
+        Detection {
+            centre: Point2::new(x, y),
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece,
+            confidence: 0.9,
+        }
+    }
+
+    fn frame(index: u64, discs: Vec<Detection>) -> Detections {
+        Detections {
+            index,
+            t: index as f64 * FRAME_S,
+            discs,
+            occluders: Vec::new(),
+        }
+    }
+
+    fn id_of(frame: &TrackFrame, piece: Piece) -> Vec<TrackId> {
+        frame
+            .tracks
+            .iter()
+            .filter(|t| t.piece == piece)
+            .map(|t| t.id)
+            .collect()
+    }
+
+    #[test]
+    fn two_crossing_pieces_keep_their_identities() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut last = None;
+        for i in 0..20u64 {
+            let x = -100.0 + 10.0 * i as f64;
+            let f = tracker.update(&frame(
+                i,
+                vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
+            ));
+            let ids = (id_of(&f, Piece::White), id_of(&f, Piece::Black));
+            if i >= 2 {
+                assert_eq!(f.tracks.len(), 2);
+                if let Some(previous) = &last {
+                    assert_eq!(&ids, previous, "frame {i}");
+                }
+                last = Some(ids);
+            }
+        }
+        let white = tracker.tracks().find(|t| t.piece == Piece::White).unwrap();
+        assert!(
+            (white.velocity.x - 300.0).abs() < 5.0,
+            "{:?}",
+            white.velocity
+        );
+    }
+
+    #[test]
+    fn a_struck_striker_jumping_170_mm_keeps_its_identity() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for i in 0..3 {
+            tracker.update(&frame(
+                i,
+                vec![
+                    disc(Piece::Striker, 0.0, -270.0),
+                    disc(Piece::White, 50.0, 0.0),
+                ],
+            ));
+        }
+        let before = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::Striker)
+            .unwrap()
+            .id;
+        let f = tracker.update(&frame(
+            3,
+            vec![
+                disc(Piece::Striker, 0.0, -100.0),
+                disc(Piece::White, 50.0, 0.0),
+            ],
+        ));
+        assert_eq!(id_of(&f, Piece::Striker), vec![before]);
+        assert!(f.events.is_empty(), "{:?}", f.events);
+    }
+
+    #[test]
+    fn a_piece_under_a_hand_stays_and_one_in_the_open_vanishes() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for i in 0..3 {
+            tracker.update(&frame(
+                i,
+                vec![
+                    disc(Piece::Black, 100.0, 100.0),
+                    disc(Piece::Queen, -200.0, 0.0),
+                ],
+            ));
+        }
+        let hand = Occluder {
+            min: Point2::new(80.0, 80.0),
+            max: Point2::new(300.0, 300.0),
+            cause: OcclusionCause::Hand,
+        };
+        let mut vanished = Vec::new();
+        for i in 3..10 {
+            let mut d = frame(i, vec![]);
+            d.occluders.push(hand);
+            vanished.extend(tracker.update(&d).events);
+        }
+        assert_eq!(vanished.len(), 1, "{vanished:?}");
+        assert!(matches!(
+            vanished[0],
+            TrackEvent::Vanished {
+                piece: Piece::Queen,
+                hand_present: true,
+                ..
+            }
+        ));
+        let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
+        assert!(black.hidden);
+        assert_eq!(black.position, Point2::new(100.0, 100.0));
+    }
+
+    #[test]
+    fn a_single_false_detection_never_becomes_a_track() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut events = Vec::new();
+        events.extend(
+            tracker
+                .update(&frame(0, vec![disc(Piece::White, 0.0, 0.0)]))
+                .events,
+        );
+        for i in 1..6 {
+            events.extend(tracker.update(&frame(i, vec![])).events);
+        }
+        assert!(events.is_empty(), "{events:?}");
+    }
+}
