@@ -4,7 +4,7 @@
 //! seed.
 
 use carrom::geometry::Piece;
-use carrom::sim::camera::Camera;
+use carrom::sim::camera::{Camera, Shake};
 use carrom::sim::render::{Appearance, Renderer};
 use carrom::sim::scene::{FrameTruth, HandTruth, PieceState, PieceTruth};
 use nalgebra::{Point2, Vector2};
@@ -309,4 +309,45 @@ fn pocketed_pieces_are_not_drawn() {
     let empty = renderer.render_new(&frame(vec![], vec![])).unwrap();
     let image = renderer.render_new(&frame(vec![queen], vec![])).unwrap();
     assert_eq!(image.data_bytes().unwrap(), empty.data_bytes().unwrap());
+}
+
+#[test]
+fn camera_shake_moves_the_picture_as_the_camera_json_says() {
+    let mut rng = StdRng::seed_from_u64(61);
+    let still = Camera::random(&mut rng, WIDTH, HEIGHT).unwrap();
+    let look = Appearance::random(&mut rng);
+    let shake = Shake {
+        seed: 5,
+        window_frames: 20,
+        probability: 1.0,
+        max_amplitude_px: 4.0,
+        duration_frames: 10,
+    };
+    let camera = Camera::new(still.intrinsics(), *still.pose(), shake).unwrap();
+    let shaken = (0..200u32)
+        .find(|&f| shake.offset(f).norm() > 2.0)
+        .expect("a frame with a visible bump");
+    let mut renderer = Renderer::new(&look, &camera).unwrap();
+    let at = Point2::new(130.0, -70.0);
+    let with = |pieces: Vec<PieceTruth>| FrameTruth {
+        frame: shaken,
+        ..frame(pieces, vec![])
+    };
+    let empty = renderer.render_new(&with(vec![])).unwrap();
+    let image = renderer
+        .render_new(&with(vec![piece(0, Piece::Queen, at.x, at.y)]))
+        .unwrap();
+    let (count, centroid, _) = new_red_pixels(&image, &empty);
+    assert!(count > 10);
+    let expected = camera
+        .board_to_image_at(shaken, camera.parallax_on_board(at, 4.0))
+        .unwrap();
+    let unshaken = camera
+        .board_to_image(camera.parallax_on_board(at, 4.0))
+        .unwrap();
+    assert!(
+        (centroid - expected).norm() < 1.0,
+        "drawn at {centroid}, camera says {expected}"
+    );
+    assert!((centroid - unshaken).norm() > 1.5, "the shake must show");
 }
