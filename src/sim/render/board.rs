@@ -575,19 +575,36 @@ fn draw_decor(ink: &mut Mat, look: &Appearance, frame: &CanvasFrame) -> Result<(
     Ok(())
 }
 
-/// Draws `text` upright into a white tile, turns it by `quarter_turns`
-/// (counter-clockwise) and multiplies it into `layer` centred at `centre`.
+/// A line of printed text.
+struct Lettering<'a> {
+    text: &'a str,
+    /// Board point the text is centred on.
+    centre: Point2<f64>,
+    /// Height of the capitals, mm.
+    height_mm: f64,
+    /// OpenCV Hershey font.
+    font: i32,
+    colour: Bgr,
+    /// Counter-clockwise quarter turns from reading left to right.
+    quarter_turns: u8,
+}
+
+/// Draws the lettering's glyphs into a tile, turns it and paints it into
+/// `layer` (and its coverage into `mask`, when given).
 fn stamp_text(
     layer: &mut Mat,
     mask: Option<&mut Mat>,
     frame: &CanvasFrame,
-    text: &str,
-    centre: Point2<f64>,
-    height_mm: f64,
-    font: i32,
-    colour: Bgr,
-    quarter_turns: u8,
+    lettering: &Lettering,
 ) -> Result<(), RenderError> {
+    let Lettering {
+        text,
+        centre,
+        height_mm,
+        font,
+        colour,
+        quarter_turns,
+    } = *lettering;
     let glyph_px = (height_mm * frame.px_per_mm).max(4.0);
     let mut baseline = 0;
     let unit_size = imgproc::get_text_size(text, font, 1.0, 1, &mut baseline)?;
@@ -669,12 +686,14 @@ fn draw_surface_lettering(
             ink,
             None,
             frame,
-            &name,
-            Point2::new(beside, 0.0),
-            12.0,
-            imgproc::FONT_HERSHEY_SCRIPT_SIMPLEX,
-            look.ink.red,
-            1,
+            &Lettering {
+                text: &name,
+                centre: Point2::new(beside, 0.0),
+                height_mm: 12.0,
+                font: imgproc::FONT_HERSHEY_SCRIPT_SIMPLEX,
+                colour: look.ink.red,
+                quarter_turns: 1,
+            },
         )?;
     }
     if let Some(made_in) = &brand.made_in {
@@ -682,12 +701,14 @@ fn draw_surface_lettering(
             ink,
             None,
             frame,
-            made_in,
-            Point2::new(-beside, 0.0),
-            5.0,
-            imgproc::FONT_HERSHEY_SIMPLEX,
-            look.ink.line,
-            1,
+            &Lettering {
+                text: made_in,
+                centre: Point2::new(-beside, 0.0),
+                height_mm: 5.0,
+                font: imgproc::FONT_HERSHEY_SIMPLEX,
+                colour: look.ink.line,
+                quarter_turns: 1,
+            },
         )?;
     }
     Ok(())
@@ -710,23 +731,27 @@ fn draw_frame_lettering(
         decal,
         Some(mask),
         frame,
-        &brand.name,
-        Point2::new(0.0, -middle),
-        height,
-        imgproc::FONT_HERSHEY_DUPLEX,
-        brand.frame_text,
-        0,
+        &Lettering {
+            text: &brand.name,
+            centre: Point2::new(0.0, -middle),
+            height_mm: height,
+            font: imgproc::FONT_HERSHEY_DUPLEX,
+            colour: brand.frame_text,
+            quarter_turns: 0,
+        },
     )?;
     stamp_text(
         decal,
         Some(mask),
         frame,
-        &brand.name,
-        Point2::new(0.0, middle),
-        height,
-        imgproc::FONT_HERSHEY_DUPLEX,
-        brand.frame_text,
-        2,
+        &Lettering {
+            text: &brand.name,
+            centre: Point2::new(0.0, middle),
+            height_mm: height,
+            font: imgproc::FONT_HERSHEY_DUPLEX,
+            colour: brand.frame_text,
+            quarter_turns: 2,
+        },
     )?;
     Ok(())
 }
