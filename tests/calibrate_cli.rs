@@ -250,8 +250,16 @@ fn a_video_is_sampled_and_its_best_frame_kept() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(result.status.success(), "{}", String::from_utf8_lossy(&result.stderr));
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
     let calibration = Calibration::load(&out).unwrap();
-    assert!(calibration.source.contains("clip.avi#frame"), "{}", calibration.source);
+    assert!(
+        calibration.source.contains("clip.avi#frame"),
+        "{}",
+        calibration.source
+    );
     assert!(worst_error_mm(&truth, &calibration) < 1.5);
 }
