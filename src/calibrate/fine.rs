@@ -403,10 +403,14 @@ pub struct Freedom {
 
 /// Weight of each marking group in the solve: the long straight edges carry
 /// the fit; circles, whose printed size varies most between real boards,
-/// only help.
-fn group_weight(group: MarkingGroup) -> f64 {
+/// only help. The surface edge weighs `edge_weight`: it is where the fit
+/// starts, but a tilted camera sees the top of the frame's wall hide a strip
+/// of the surface along the far sides, so the painted markings have the last
+/// word.
+fn group_weight(group: MarkingGroup, edge_weight: f64) -> f64 {
     match group {
-        MarkingGroup::SurfaceEdge | MarkingGroup::BaseLine | MarkingGroup::Arrow => 1.0,
+        MarkingGroup::SurfaceEdge => edge_weight,
+        MarkingGroup::BaseLine | MarkingGroup::Arrow => 1.0,
         MarkingGroup::BaseCircle | MarkingGroup::CentreCircle | MarkingGroup::OuterCircle => 0.5,
     }
 }
@@ -422,6 +426,7 @@ pub fn solve(
     freedom: Freedom,
     iterations: usize,
     sigma_floor: f64,
+    edge_weight: f64,
 ) -> f64 {
     let mut active: Vec<usize> = (0..8).collect();
     if freedom.k1 {
@@ -442,7 +447,9 @@ pub fn solve(
         let weights: Vec<f64> = current
             .iter()
             .zip(found)
-            .map(|(r, f)| huber_weight(*r, sigma) * group_weight(samples[f.sample].group))
+            .map(|(r, f)| {
+                huber_weight(*r, sigma) * group_weight(samples[f.sample].group, edge_weight)
+            })
             .collect();
         let cost = |theta: &[f64; PARAMS]| -> f64 {
             let mut total = 0.0;

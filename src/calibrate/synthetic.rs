@@ -109,27 +109,31 @@ impl TruthCamera {
         apply_homography(&self.homography.try_inverse()?, u)
     }
 
-    /// The image side the board's south edge is nearest to: what `--south`
-    /// must say for the calibration to name the seats as the truth does.
+    /// The image side the board's south edge is nearest to, judged as the
+    /// calibration judges it (the side of the corner quadrilateral whose
+    /// midpoint lies furthest that way): what `--south` must say for the
+    /// calibration to name the seats as the truth does.
     pub fn south_side(&self) -> SouthSide {
-        let Some(south) = self.board_to_image(Point2::new(0.0, -HALF_SURFACE_MM)) else {
+        let h = HALF_SURFACE_MM;
+        // SW, SE, NE, NW: side 0 (SW→SE) is south.
+        let corners = [(-h, -h), (h, -h), (h, h), (-h, h)]
+            .map(|(x, y)| self.board_to_image(Point2::new(x, y)));
+        let Some(corners) = corners.into_iter().collect::<Option<Vec<_>>>() else {
             return SouthSide::Bottom;
         };
-        let Some(centre) = self.board_to_image(Point2::origin()) else {
-            return SouthSide::Bottom;
-        };
-        let d = south - centre;
-        if d.y.abs() >= d.x.abs() {
-            if d.y > 0.0 {
-                SouthSide::Bottom
-            } else {
-                SouthSide::Top
-            }
-        } else if d.x > 0.0 {
-            SouthSide::Right
-        } else {
-            SouthSide::Left
-        }
+        let midpoints: Vec<Point2<f64>> = (0..4)
+            .map(|i| Point2::from((corners[i].coords + corners[(i + 1) % 4].coords) / 2.0))
+            .collect();
+        SouthSide::ALL
+            .into_iter()
+            .find(|side| {
+                let nearest = (0..4).max_by(|&a, &b| {
+                    side.nearness(midpoints[a])
+                        .total_cmp(&side.nearness(midpoints[b]))
+                });
+                nearest == Some(0)
+            })
+            .unwrap_or(SouthSide::Bottom)
     }
 }
 
