@@ -111,7 +111,7 @@ make_fixture board-full "one singles board played to its finish (the README's sa
     has_finished_board --skill 1 --boards 1 --max-seconds 60
 make_fixture jump "a carromman jumps the frame and is put back at the centre" 2 \
     has_jump --skill 0.3 --max-seconds 12
-make_fixture striker-pocketed "the striker falls into a pocket (a due)" 5 \
+make_fixture striker-pocketed "the striker falls into a pocket (a due)" 6 \
     has_pocketed_striker --skill 0.5 --max-seconds 15
 make_fixture queen-covered "the Queen is pocketed and covered" 4 \
     has_covered_queen --skill 1 --max-seconds 25
