@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Installs the system packages carrom-vision builds against, only those missing.
+# Usage: scripts/install-deps.sh [--test]
 # Debian 12 / Ubuntu 22.04+: OpenCV 4.6 headers and libraries, and clang, which
 # the opencv crate uses to generate its bindings.
 set -euo pipefail
 
 packages=(libopencv-dev clang libclang-dev pkg-config)
+# `--test` adds what only the test suite needs: headless Chromium, which
+# watches the live scoreboard page end to end.
+if [[ ${1:-} == --test ]]; then
+  packages+=(chromium)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

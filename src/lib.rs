@@ -16,13 +16,17 @@
 //! - [`rules`]: the ICF (and ECC) laws as a pure function `state × stroke → decision`.
 //! - [`report`]: board logs rendered for people: text, score card, SoL.
 //! - [`eval`]: recognised strokes and boards measured against ground truth.
+//! - [`live`]: scoring at the table as play goes on, with a scoreboard page.
+//! - [`batch`]: many clips scored in parallel and summed up.
 //! - [`sim`]: a physics simulator and renderer that make footage with ground truth.
 
+pub mod batch;
 pub mod calibrate;
 pub mod contract;
 pub mod detect;
 pub mod eval;
 pub mod geometry;
+pub mod live;
 pub mod report;
 pub mod rules;
 pub mod sim;

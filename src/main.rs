@@ -30,6 +30,12 @@ enum Command {
     Track(cli::track::Args),
     /// Recognise the strokes in a video, apply the laws and print the score.
     Score(cli::score::Args),
+    /// Score a match live from a camera, stream or file, with a scoreboard page.
+    Live(cli::live::Args),
+    /// Score many clips in parallel and sum them up (text, JSON, CSV).
+    Batch(cli::batch::Args),
+    /// Write a match report as one self-contained HTML page.
+    Report(cli::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +48,9 @@ fn main() -> ExitCode {
         Command::Eval(args) => cli::eval::run(args),
         Command::Track(args) => cli::track::run(args),
         Command::Score(args) => cli::score::run(args),
+        Command::Live(args) => cli::live::run(args),
+        Command::Batch(args) => cli::batch::run(args),
+        Command::Report(args) => cli::report::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -16,7 +16,7 @@ fn carrom(args: &[&str]) -> Output {
 }
 
 fn write_frame(dir: &Path, seed: u64) -> (TruthCamera, String) {
-    let truth = TruthCamera::random(seed, 640, 480);
+    let truth = TruthCamera::generated(seed, 640, 480).unwrap();
     let frame = render(
         &truth,
         &SceneOptions {
@@ -210,4 +210,56 @@ fn missing_and_corrupt_files_are_named() {
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(!result.status.success());
     assert!(stderr.contains("notes.txt"), "{stderr}");
+}
+
+#[test]
+fn a_video_is_sampled_and_its_best_frame_kept() {
+    use opencv::prelude::*;
+    let dir = tempfile::tempdir().unwrap();
+    let truth = TruthCamera::generated(1017, 640, 480).unwrap();
+    let path = dir.path().join("clip.avi");
+    let fourcc = opencv::videoio::VideoWriter::fourcc('M', 'J', 'P', 'G').unwrap();
+    let mut writer = opencv::videoio::VideoWriter::new_def(
+        path.to_str().unwrap(),
+        fourcc,
+        10.0,
+        opencv::core::Size::new(640, 480),
+    )
+    .unwrap();
+    assert!(writer.is_opened().unwrap(), "OpenCV cannot write MJPG here");
+    for seed in 0..6 {
+        let frame = render(
+            &truth,
+            &SceneOptions {
+                seed,
+                ..SceneOptions::default()
+            },
+        )
+        .unwrap();
+        writer.write(&frame).unwrap();
+    }
+    writer.release().unwrap();
+    let out = dir.path().join("clip.json");
+    let result = carrom(&[
+        "calibrate",
+        path.to_str().unwrap(),
+        "--frames",
+        "3",
+        "--south",
+        truth.south_side().name(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let calibration = Calibration::load(&out).unwrap();
+    assert!(
+        calibration.source.contains("clip.avi#frame"),
+        "{}",
+        calibration.source
+    );
+    assert!(worst_error_mm(&truth, &calibration) < 1.5);
 }

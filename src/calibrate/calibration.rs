@@ -287,7 +287,7 @@ mod tests {
     use crate::calibrate::synthetic::TruthCamera;
 
     fn example() -> Calibration {
-        let truth = TruthCamera::random(3, 640, 480);
+        let truth = TruthCamera::generated(3, 640, 480).unwrap();
         Calibration::new(
             (640, 480),
             truth.homography,

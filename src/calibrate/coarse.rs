@@ -28,6 +28,10 @@ const CORNER_SKIP_FRACTION: f64 = 0.12;
 /// edge, not the board's.
 const IMAGE_BORDER_PX: f64 = 2.5;
 
+/// How many of each mask's largest light regions are tried as the surface
+/// (a light floor or table split by grout or shadows can outsize it).
+const MAX_OUTLINES: usize = 3;
+
 /// An outline with more of its points on the image border than this share is
 /// the surroundings, not the board.
 const MAX_BORDER_SHARE: f64 = 0.4;
@@ -143,9 +147,16 @@ pub fn homography_from_points(
     m.iter().all(|v| v.is_finite()).then_some(m)
 }
 
-/// Finds the playing surface's four corners in a frame (full-resolution
-/// pixels), ordered with south on the `south` side of the image.
-pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, CalibrateError> {
+/// Finds candidates for the playing surface's four corners in a frame
+/// (full-resolution pixels), ordered with south on the `south` side of the
+/// image: one per way of telling plywood from frame (lightness relative to
+/// the surroundings, which copes with lamp falloff, and Otsu's global
+/// split, which copes with large even boards). The fine fit decides between
+/// them. Fails only when no way finds a board.
+pub fn find_surface_candidates(
+    frame: &Mat,
+    south: SouthSide,
+) -> Result<Vec<SurfaceCorners>, CalibrateError> {
     let grey = to_grey(frame)?;
     let longest = f64::from(grey.cols().max(grey.rows()));
     let scale = (WORK_SIDE_PX / longest).min(1.0);
@@ -165,25 +176,58 @@ pub fn find_surface(frame: &Mat, south: SouthSide) -> Result<SurfaceCorners, Cal
     } else {
         small = grey;
     }
-    // Lamp falloff defeats one global threshold: try the light relative to
-    // its surroundings first, then the global split.
-    let mut outcome = Err(CalibrateError::NoBoard {
-        reason: "the image has no light region".into(),
-    });
+    let mut candidates: Vec<SurfaceCorners> = Vec::new();
+    let mut first_error = None;
+    let size = (f64::from(small.cols()), f64::from(small.rows()));
+    let mut per_mask = Vec::new();
     for relative in [true, false] {
         let mask = light_mask(&small, relative)?;
-        outcome = largest_outline(&mask).and_then(|outline| {
-            let quad = hull_quad(&outline)?;
-            Ok((outline, quad))
-        });
-        if outcome.is_ok() {
-            break;
+        match light_outlines(&mask) {
+            Ok(outlines) => per_mask.push(outlines),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
         }
     }
-    let (outline, quad) = outcome?;
-    let (w, h) = (f64::from(small.cols()), f64::from(small.rows()));
+    // Largest regions of both masks first, then the runners-up.
+    for rank in 0..MAX_OUTLINES {
+        for outline in per_mask.iter().filter_map(|outlines| outlines.get(rank)) {
+            match quad_from_outline(outline, size, scale, south) {
+                Ok(corners) => {
+                    // The same board found twice is fitted once.
+                    let duplicate = candidates.iter().any(|c| {
+                        c.0.iter()
+                            .zip(corners.0.iter())
+                            .all(|(a, b)| (a - b).norm() < 2.0 / scale)
+                    });
+                    if !duplicate {
+                        candidates.push(corners);
+                    }
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    }
+    match (candidates.is_empty(), first_error) {
+        (true, Some(error)) => Err(error),
+        (true, None) => Err(CalibrateError::NoBoard {
+            reason: "the image has no light region".into(),
+        }),
+        (false, _) => Ok(candidates),
+    }
+}
+
+fn quad_from_outline(
+    outline: &[Point2<f64>],
+    (w, h): (f64, f64),
+    scale: f64,
+    south: SouthSide,
+) -> Result<SurfaceCorners, CalibrateError> {
+    let quad = hull_quad(outline)?;
     let sides: Vec<Line> = (0..4)
-        .map(|i| fit_side(&outline, quad[i], quad[(i + 1) % 4], (w, h)))
+        .map(|i| fit_side(outline, quad[i], quad[(i + 1) % 4], (w, h)))
         .collect();
     let mut corners = [Point2::origin(); 4];
     for i in 0..4 {
@@ -232,16 +276,28 @@ fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
     )?;
     let mut mask = Mat::default();
     if relative {
-        let sigma = f64::from(grey.cols().max(grey.rows())) / 8.0;
+        // Two passes of a wide box filter: close to a Gaussian, and its cost
+        // does not grow with the width.
+        let side = ((f64::from(grey.cols().max(grey.rows())) / 5.0) as i32).max(3) | 1;
+        let mut once = Mat::default();
         let mut surroundings = Mat::default();
         cv(
             "measuring the surroundings",
-            imgproc::gaussian_blur(
+            imgproc::blur(
                 &blurred,
+                &mut once,
+                Size::new(side, side),
+                Point::new(-1, -1),
+                BORDER_REPLICATE,
+            ),
+        )?;
+        cv(
+            "measuring the surroundings",
+            imgproc::blur(
+                &once,
                 &mut surroundings,
-                Size::new(0, 0),
-                sigma,
-                sigma,
+                Size::new(side, side),
+                Point::new(-1, -1),
                 BORDER_REPLICATE,
             ),
         )?;
@@ -281,20 +337,31 @@ fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
     Ok(closed)
 }
 
-fn largest_outline(mask: &Mat) -> Result<Vec<Point2<f64>>, CalibrateError> {
+/// The largest light outlines (up to [`MAX_OUTLINES`], largest first) that
+/// could be the surface: big enough, and not running along the image border.
+fn light_outlines(mask: &Mat) -> Result<Vec<Vec<Point2<f64>>>, CalibrateError> {
+    // Outer outlines of every light region, those inside a hole of another
+    // included: a light floor round the board has the board as its hole, and
+    // the surface sits inside that hole.
     let mut contours = Vector::<Vector<Point>>::new();
+    let mut hierarchy = Vector::<opencv::core::Vec4i>::new();
     cv(
         "finding outlines",
-        imgproc::find_contours_def(
+        imgproc::find_contours_with_hierarchy_def(
             mask,
             &mut contours,
-            imgproc::RETR_EXTERNAL,
+            &mut hierarchy,
+            imgproc::RETR_CCOMP,
             imgproc::CHAIN_APPROX_NONE,
         ),
     )?;
-    let mut best: Option<(f64, Vector<Point>)> = None;
+    let mut ranked: Vec<(f64, Vector<Point>)> = Vec::new();
     let (w, h) = (mask.cols() - 1, mask.rows() - 1);
-    for contour in contours {
+    for (contour, links) in contours.into_iter().zip(hierarchy) {
+        // In a two-level hierarchy, holes have a parent; regions do not.
+        if links[3] >= 0 {
+            continue;
+        }
         // The floor or table round the board can be light too, but its
         // outline runs mostly along the image border.
         let on_border = contour
@@ -305,27 +372,32 @@ fn largest_outline(mask: &Mat) -> Result<Vec<Point2<f64>>, CalibrateError> {
             continue;
         }
         let area = cv("measuring an outline", imgproc::contour_area_def(&contour))?;
-        if best.as_ref().is_none_or(|(a, _)| area > *a) {
-            best = Some((area, contour));
-        }
+        ranked.push((area, contour));
     }
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
     let image_area = f64::from(mask.cols()) * f64::from(mask.rows());
-    match best {
-        Some((area, contour)) if area >= MIN_AREA_FRACTION * image_area => Ok(contour
-            .iter()
-            .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
-            .collect()),
-        Some((area, _)) => Err(CalibrateError::NoBoard {
+    let largest = ranked.first().map_or(0.0, |(a, _)| *a);
+    let outlines: Vec<Vec<Point2<f64>>> = ranked
+        .into_iter()
+        .take_while(|(area, _)| *area >= MIN_AREA_FRACTION * image_area)
+        .take(MAX_OUTLINES)
+        .map(|(_, contour)| {
+            contour
+                .iter()
+                .map(|p| Point2::new(f64::from(p.x), f64::from(p.y)))
+                .collect()
+        })
+        .collect();
+    if outlines.is_empty() {
+        return Err(CalibrateError::NoBoard {
             reason: format!(
                 "the largest light region covers {:.0}% of the image (at least {:.0}% expected)",
-                100.0 * area / image_area,
+                100.0 * largest / image_area,
                 100.0 * MIN_AREA_FRACTION
             ),
-        }),
-        None => Err(CalibrateError::NoBoard {
-            reason: "the image has no light region".into(),
-        }),
+        });
     }
+    Ok(outlines)
 }
 
 /// The four corners of the outline: the largest-area quadrilateral with its

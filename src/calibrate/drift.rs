@@ -8,7 +8,7 @@ use super::calibration::Calibration;
 use super::error::CalibrateError;
 use super::fine::{self, project_sample, response_at, search_edges, FitState};
 use super::gray::GrayImage;
-use super::model::{marking_samples, MarkingSample};
+use super::model::{marking_samples, MarkingGroup, MarkingSample};
 use super::SEARCH_SMOOTHING_PX;
 
 /// Sample spacing of the drift check, mm: a few hundred points suffice.
@@ -79,7 +79,11 @@ impl Calibration {
         let state = FitState::new(&self.homography(), &self.lens, size).ok_or_else(|| {
             CalibrateError::BadImage("the calibration's homography is degenerate".into())
         })?;
-        let samples = marking_samples(DRIFT_SPACING_MM);
+        // The painted markings, as at calibration time (see `super::fit`).
+        let samples: Vec<MarkingSample> = marking_samples(DRIFT_SPACING_MM)
+            .into_iter()
+            .filter(|s| s.group != MarkingGroup::SurfaceEdge)
+            .collect();
         let contrast = marking_contrast(&image, &state, &samples);
         let (_, found) = search_edges(&image, &state, &samples, 0.0, DRIFT_SEARCH_PX);
         let shifts: Vec<f64> = fine::residuals(&state, &samples, &found);
@@ -129,7 +133,7 @@ mod tests {
 
     #[test]
     fn a_moved_camera_is_noticed_and_refitted() {
-        let truth = TruthCamera::random(1011, 640, 480);
+        let truth = TruthCamera::generated(1011, 640, 480).unwrap();
         let frame = render(
             &truth,
             &SceneOptions {

@@ -210,14 +210,15 @@ fn filter_extent(kind: EdgeKind, px_per_mm: f64) -> (f64, f64) {
 }
 
 /// The edge profile across a projected sample: grey levels at
-/// `PROFILE_STEP_PX` spacing from `-reach` to `+reach` pixels.
-fn profile(image: &GrayImage, at: &Projected, reach: f64) -> Option<Vec<f64>> {
+/// `PROFILE_STEP_PX` spacing from `-reach` to `+reach` pixels (the image
+/// border replicated beyond the image).
+fn profile(image: &GrayImage, at: &Projected, reach: f64) -> Vec<f64> {
     let n = (reach / PROFILE_STEP_PX).ceil() as i64;
     (-n..=n)
         .map(|i| {
             let s = i as f64 * PROFILE_STEP_PX;
             let p = at.point + at.direction * s;
-            image.sample(p.x, p.y).map(f64::from)
+            f64::from(image.sample_clamped(p.x, p.y))
         })
         .collect()
 }
@@ -283,7 +284,7 @@ pub fn find_edge(
     if !image.contains(at.point, 1.0) {
         return None;
     }
-    let values = profile(image, at, radius + support)?;
+    let values = profile(image, at, radius + support);
     let scores = responses(&values, sample.kind, half_band, flank, radius);
     let (best, &score) = scores
         .iter()
@@ -310,7 +311,7 @@ pub fn response_at(image: &GrayImage, sample: &MarkingSample, at: &Projected) ->
     if !image.contains(at.point, half_band + flank + 2.0) {
         return None;
     }
-    let values = profile(image, at, half_band + flank + 1.0)?;
+    let values = profile(image, at, half_band + flank + 1.0);
     let scores = responses(&values, sample.kind, half_band, flank, 0.0);
     scores.first().copied().filter(|s| s.is_finite())
 }
@@ -402,10 +403,14 @@ pub struct Freedom {
 
 /// Weight of each marking group in the solve: the long straight edges carry
 /// the fit; circles, whose printed size varies most between real boards,
-/// only help.
-fn group_weight(group: MarkingGroup) -> f64 {
+/// only help. The surface edge weighs `edge_weight`: it is where the fit
+/// starts, but a tilted camera sees the top of the frame's wall hide a strip
+/// of the surface along the far sides, so the painted markings have the last
+/// word.
+fn group_weight(group: MarkingGroup, edge_weight: f64) -> f64 {
     match group {
-        MarkingGroup::SurfaceEdge | MarkingGroup::BaseLine | MarkingGroup::Arrow => 1.0,
+        MarkingGroup::SurfaceEdge => edge_weight,
+        MarkingGroup::BaseLine | MarkingGroup::Arrow => 1.0,
         MarkingGroup::BaseCircle | MarkingGroup::CentreCircle | MarkingGroup::OuterCircle => 0.5,
     }
 }
@@ -421,6 +426,7 @@ pub fn solve(
     freedom: Freedom,
     iterations: usize,
     sigma_floor: f64,
+    edge_weight: f64,
 ) -> f64 {
     let mut active: Vec<usize> = (0..8).collect();
     if freedom.k1 {
@@ -441,7 +447,9 @@ pub fn solve(
         let weights: Vec<f64> = current
             .iter()
             .zip(found)
-            .map(|(r, f)| huber_weight(*r, sigma) * group_weight(samples[f.sample].group))
+            .map(|(r, f)| {
+                huber_weight(*r, sigma) * group_weight(samples[f.sample].group, edge_weight)
+            })
             .collect();
         let cost = |theta: &[f64; PARAMS]| -> f64 {
             let mut total = 0.0;

@@ -79,6 +79,25 @@ impl GrayImage {
             && p.y <= self.height as f64 - 1.0 - margin
     }
 
+    /// Bilinear sample with the border replicated outward, so a search near
+    /// the image edge still reads a profile.
+    pub fn sample_clamped(&self, x: f64, y: f64) -> f32 {
+        let max_x = self.width as f64 - 1.001;
+        let max_y = self.height as f64 - 1.001;
+        let x = if x.is_finite() {
+            x.clamp(0.0, max_x)
+        } else {
+            0.0
+        };
+        let y = if y.is_finite() {
+            y.clamp(0.0, max_y)
+        } else {
+            0.0
+        };
+        // Clamped inside the image, so the sample exists.
+        self.sample(x, y).unwrap_or(0.0)
+    }
+
     /// Bilinear sample at a sub-pixel position (pixel centres at integers);
     /// `None` outside the image.
     pub fn sample(&self, x: f64, y: f64) -> Option<f32> {

@@ -22,6 +22,8 @@ pub mod rectify;
 pub mod synthetic;
 
 use nalgebra::Point2;
+
+use crate::geometry::spec::OUTER_BASE_LINE_THICKNESS;
 use opencv::core::Mat;
 
 pub use calibration::{Calibration, Residuals, SouthSide, CALIBRATION_FORMAT, CALIBRATION_VERSION};
@@ -48,6 +50,10 @@ pub const MAX_MEDIAN_RESIDUAL_MM: f64 = 1.0;
 /// is refused (coins and hands hide some; a wrong fit finds few).
 pub const MIN_INLIER_SHARE: f64 = 0.5;
 
+/// A fit in which this share of the visible marking points agree needs no
+/// second opinion from another coarse candidate.
+const CONVINCING_INLIER_SHARE: f64 = 0.85;
+
 /// What the caller knows before calibrating.
 #[derive(Debug, Clone, Default)]
 pub struct CalibrateOptions {
@@ -63,6 +69,7 @@ pub struct CalibrateOptions {
 /// One round of the fine fit: which samples, how far to search, what to free.
 struct Round {
     border_only: bool,
+    edge_weight: f64,
     radius_mm: f64,
     freedom: Freedom,
     repeats: usize,
@@ -73,6 +80,7 @@ const ROUNDS: [Round; 4] = [
     // wood beyond it: a wide search finds it even from rough corners.
     Round {
         border_only: true,
+        edge_weight: 1.0,
         radius_mm: 60.0,
         freedom: Freedom {
             k1: false,
@@ -83,6 +91,7 @@ const ROUNDS: [Round; 4] = [
     },
     Round {
         border_only: true,
+        edge_weight: 1.0,
         radius_mm: 15.0,
         freedom: Freedom {
             k1: true,
@@ -93,6 +102,7 @@ const ROUNDS: [Round; 4] = [
     },
     Round {
         border_only: false,
+        edge_weight: FINE_EDGE_WEIGHT,
         radius_mm: 8.0,
         freedom: Freedom {
             k1: true,
@@ -103,6 +113,7 @@ const ROUNDS: [Round; 4] = [
     },
     Round {
         border_only: false,
+        edge_weight: FINE_EDGE_WEIGHT,
         radius_mm: 4.0,
         freedom: Freedom {
             k1: true,
@@ -116,6 +127,15 @@ const ROUNDS: [Round; 4] = [
 /// The robust scale of a round is kept above this share of its search
 /// radius.
 const SIGMA_FLOOR_SHARE: f64 = 0.3;
+
+/// Weight of the surface edge once the painted markings are in the fit (see
+/// `fine::solve`).
+const FINE_EDGE_WEIGHT: f64 = 0.2;
+
+/// Radius of the surface-edge search that checks a fit has the right edge,
+/// mm: wide enough to find an edge the frame's wall hides a strip of, far
+/// narrower than the gap to the base lines a wrong fit would lock onto.
+const EDGE_CHECK_RADIUS_MM: f64 = 15.0;
 
 /// Radius of the last edge search, the one the residuals are measured on, mm.
 const FINAL_RADIUS_MM: f64 = 3.0;
@@ -133,7 +153,7 @@ pub fn calibrate_frame(
 ) -> Result<Calibration, CalibrateError> {
     let image = GrayImage::from_frame(frame, SEARCH_SMOOTHING_PX)?;
     let size = (image.width(), image.height());
-    let corners = match options.corners {
+    let candidates = match options.corners {
         Some(points) => {
             let inside = points.iter().all(|p| {
                 p.x.is_finite()
@@ -145,10 +165,60 @@ pub fn calibrate_frame(
                     "a corner lies far outside the image".into(),
                 ));
             }
-            SurfaceCorners::oriented(points, options.south)?
+            vec![SurfaceCorners::oriented(points, options.south)?]
         }
-        None => coarse::find_surface(frame, options.south)?,
+        None => coarse::find_surface_candidates(frame, options.south)?,
     };
+    // Fit every candidate; keep the best fit, or the most telling failure.
+    let mut best: Option<Calibration> = None;
+    let mut failure: Option<CalibrateError> = None;
+    for corners in candidates {
+        match fit_from_corners(&image, &corners, options) {
+            Ok(c) => {
+                let share =
+                    |c: &Calibration| c.residuals.inliers as f64 / c.residuals.points.max(1) as f64;
+                let convincing = share(&c) >= CONVINCING_INLIER_SHARE;
+                if best.as_ref().is_none_or(|b| share(&c) > share(b)) {
+                    best = Some(c);
+                }
+                if convincing {
+                    break;
+                }
+            }
+            Err(e) => {
+                if failure
+                    .as_ref()
+                    .is_none_or(|f| failure_rank(&e) > failure_rank(f))
+                {
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    match (best, failure) {
+        (Some(c), _) => Ok(c),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(CalibrateError::NoBoard {
+            reason: "no candidate for the playing surface".into(),
+        }),
+    }
+}
+
+/// How far a failed fit got: a refused fit with most markings found says
+/// more than a board that was never found.
+fn failure_rank(error: &CalibrateError) -> f64 {
+    match error {
+        CalibrateError::PoorFit { inlier_percent, .. } => 1.0 + inlier_percent / 100.0,
+        _ => 0.0,
+    }
+}
+
+fn fit_from_corners(
+    image: &GrayImage,
+    corners: &SurfaceCorners,
+    options: &CalibrateOptions,
+) -> Result<Calibration, CalibrateError> {
+    let size = (image.width(), image.height());
     let h = corners.homography()?;
     let centre = Point2::new((size.0 as f64 - 1.0) / 2.0, (size.1 as f64 - 1.0) / 2.0);
     let longest = size.0.max(size.1) as f64;
@@ -166,7 +236,7 @@ pub fn calibrate_frame(
     let state = FitState::new(&h, &start_lens, size).ok_or_else(|| CalibrateError::NoBoard {
         reason: "the board corners put the board behind the camera".into(),
     })?;
-    fit(&image, state, options.south, options.source.clone())
+    fit(image, state, options.south, options.source.clone())
 }
 
 /// Fits the model again on a new frame, starting from an existing
@@ -197,7 +267,10 @@ fn fit(
     let border: Vec<MarkingSample> = samples
         .iter()
         .copied()
-        .filter(|s| s.group == MarkingGroup::SurfaceEdge)
+        .filter(|s| {
+            s.group == MarkingGroup::SurfaceEdge
+                || matches!(s.kind, model::EdgeKind::Band { width_mm } if width_mm >= OUTER_BASE_LINE_THICKNESS.min)
+        })
         .collect();
     for round in &ROUNDS {
         let set: &[MarkingSample] = if round.border_only { &border } else { &samples };
@@ -214,20 +287,35 @@ fn fit(
             let scales: Vec<f64> = found.iter().map(|f| f.px_per_mm).collect();
             let typical_scale = fine::robust_sigma(&scales, 0.0) / 1.4826;
             let sigma_floor = (SIGMA_FLOOR_SHARE * round.radius_mm * typical_scale).max(0.15);
-            solve(&mut state, set, &found, round.freedom, 6, sigma_floor);
+            solve(
+                &mut state,
+                set,
+                &found,
+                round.freedom,
+                6,
+                sigma_floor,
+                round.edge_weight,
+            );
         }
     }
-    let (in_view, found) = search_edges(image, &state, &samples, FINAL_RADIUS_MM, MIN_RADIUS_PX);
-    let residuals = measure(&state, &samples, in_view, &found);
-    let h = state.homography();
+    // The residuals describe the painted markings; the surface edge is
+    // checked on its own below.
+    let markings: Vec<MarkingSample> = samples
+        .iter()
+        .copied()
+        .filter(|s| s.group != MarkingGroup::SurfaceEdge)
+        .collect();
+    let (in_view, found) = search_edges(image, &state, &markings, FINAL_RADIUS_MM, MIN_RADIUS_PX);
+    let residuals = measure(&state, &markings, in_view, &found);
     let mut lens = state.lens();
+    let h = label_seats(&state.homography(), &lens, south)?;
     let longest = image.width().max(image.height()) as f64;
     let measured = lens::focal_from_homography(&h, lens.cx, lens.cy, longest)
         .filter(|f| (0.3 * longest..=6.0 * longest).contains(f));
     if let Some(focal) = measured {
         lens = lens.with_focal(focal);
     }
-    let contrast = drift::marking_contrast(image, &state, &samples);
+    let contrast = drift::marking_contrast(image, &state, &markings);
     let calibration = Calibration::new(
         (image.width() as u32, image.height() as u32),
         h,
@@ -239,7 +327,7 @@ fn fit(
         source,
     )?;
     let inlier_share = residuals.inliers as f64 / residuals.points.max(1) as f64;
-    let edge_share = edge_inlier_share(image, &state, &samples, &found);
+    let edge_share = edge_inlier_share(image, &state, &samples);
     if edge_share < MIN_INLIER_SHARE {
         return Err(CalibrateError::PoorFit {
             reason: format!(
@@ -273,26 +361,65 @@ fn fit(
     Ok(calibration)
 }
 
-/// Share of the in-view surface-edge samples whose edge was found within a
-/// pixel of the model: a fit locked onto the wrong edge finds few.
-fn edge_inlier_share(
-    image: &GrayImage,
-    state: &FitState,
-    samples: &[MarkingSample],
-    found: &[fine::FoundEdge],
-) -> f64 {
-    let in_view = samples
+/// A surface-edge point agrees with the model within this many pixels or
+/// millimetres, whichever is more: the frame's wall hides up to a centimetre
+/// of surface from a tilted camera, real frames have bevels and shadows, and
+/// a fit locked onto the wrong edge is off by several centimetres.
+const EDGE_AGREEMENT_PX: f64 = 1.0;
+const EDGE_AGREEMENT_MM: f64 = 12.0;
+
+/// Share of the in-view surface-edge samples whose edge was found where the
+/// model puts it: a fit locked onto the wrong edge finds few.
+fn edge_inlier_share(image: &GrayImage, state: &FitState, samples: &[MarkingSample]) -> f64 {
+    let edges: Vec<MarkingSample> = samples
         .iter()
+        .copied()
         .filter(|s| s.group == MarkingGroup::SurfaceEdge)
-        .filter(|s| fine::project_sample(state, s).is_some_and(|p| image.contains(p.point, 2.0)))
-        .count();
-    let residuals = fine::residuals(state, samples, found);
+        .collect();
+    let (in_view, found) = search_edges(image, state, &edges, EDGE_CHECK_RADIUS_MM, MIN_RADIUS_PX);
+    let residuals = fine::residuals(state, &edges, &found);
     let agreeing = found
         .iter()
         .zip(&residuals)
-        .filter(|(f, r)| samples[f.sample].group == MarkingGroup::SurfaceEdge && r.abs() <= 1.0)
+        .filter(|(f, r)| r.abs() <= EDGE_AGREEMENT_PX.max(EDGE_AGREEMENT_MM * f.px_per_mm))
         .count();
     agreeing as f64 / in_view.max(1) as f64
+}
+
+/// The fitted homography with the board turned by quarter-turns so that the
+/// south seat is on the `south` side of the image. The ICF model is 4-fold
+/// symmetric, so the fit may settle a quarter-turn away from the coarse
+/// labelling; the labels are applied again to the final fit.
+fn label_seats(
+    h: &nalgebra::Matrix3<f64>,
+    lens: &Lens,
+    south: SouthSide,
+) -> Result<nalgebra::Matrix3<f64>, CalibrateError> {
+    let board = coarse::board_corners();
+    let image: Vec<Point2<f64>> = board
+        .iter()
+        .filter_map(|b| lens::apply_homography(h, *b).map(|u| lens.distort(u)))
+        .collect();
+    let [a, b, c, d] = image[..] else {
+        return Err(CalibrateError::NoBoard {
+            reason: "the fitted board has a corner on the horizon".into(),
+        });
+    };
+    let oriented = SurfaceCorners::oriented([a, b, c, d], south)?;
+    // Which of the current corners is to become south-west.
+    let turns = (0..4)
+        .min_by(|&i, &j| {
+            (image[i] - oriented.0[0])
+                .norm()
+                .total_cmp(&(image[j] - oriented.0[0]).norm())
+        })
+        .unwrap_or(0);
+    // New board point → old board point: a turn by `turns` quarter-turns
+    // counter-clockwise carries corner 0 (SW) to corner `turns`.
+    let angle = std::f64::consts::FRAC_PI_2 * turns as f64;
+    let (sin, cos) = (angle.sin().round(), angle.cos().round());
+    let turn = nalgebra::Matrix3::new(cos, -sin, 0.0, sin, cos, 0.0, 0.0, 0.0, 1.0);
+    Ok(h * turn)
 }
 
 /// Residual statistics of the final search: median over every found edge,

@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn the_centre_circle_lands_in_the_middle_of_the_top_view() {
-        let truth = TruthCamera::random(7, 480, 360);
+        let truth = TruthCamera::generated(7, 480, 360).unwrap();
         let scene = SceneOptions {
             coins: 0,
             grain: 0.0,
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn a_frame_of_the_wrong_size_is_refused() {
-        let truth = TruthCamera::random(8, 320, 240);
+        let truth = TruthCamera::generated(8, 320, 240).unwrap();
         let rectifier = Rectifier::new(&truth_calibration(&truth), 0.25).unwrap();
         let other =
             Mat::new_rows_cols_with_default(100, 100, opencv::core::CV_8UC3, Scalar::all(0.0))

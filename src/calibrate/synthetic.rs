@@ -1,12 +1,14 @@
-//! Frames of the ICF board seen by cameras whose truth is known: a random
-//! perspective camera with radial distortion, and a renderer that paints the
+//! Frames of the ICF board seen by cameras whose truth is known: the
+//! simulator's random club cameras, and a renderer that paints the
 //! board model into its image pixel by pixel (supersampled, with lamp
 //! falloff, grain and optional coins). The tests and the accuracy benchmark
 //! measure the calibration against these truths.
 
-use nalgebra::{Matrix3, Point2, Rotation3, Vector2, Vector3};
+use nalgebra::{Matrix3, Point2};
 use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_8UC3};
 use opencv::{imgproc, prelude::*};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
 use super::calibration::SouthSide;
@@ -17,9 +19,7 @@ use crate::geometry::spec::{
     HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM, POCKET_CENTRE_OFFSET_MM,
 };
 use crate::geometry::{arrow, pocket_hole, seat_markings, Circle, Pocket, Seat, Stroke};
-
-/// Largest tilt of the optical axis from straight down, degrees.
-pub const MAX_TILT_DEG: f64 = 15.0;
+use crate::sim::camera::Camera;
 
 /// A camera with known truth: lens and board-to-undistorted-pixel homography.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,8 +34,8 @@ pub struct TruthCamera {
     pub homography: Matrix3<f64>,
 }
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same
-/// camera on every machine.
+/// A small deterministic generator (SplitMix64) for the scene's grain, light
+/// and coins: the same seed gives the same frame on every machine.
 #[derive(Debug, Clone)]
 pub struct SplitMix(u64);
 
@@ -69,116 +69,33 @@ impl SplitMix {
 }
 
 impl TruthCamera {
-    /// A random club camera: roughly overhead (tilt up to [`MAX_TILT_DEG`]),
-    /// any roll, the board with its frame filling 70–95% of the image
-    /// height, mild barrel or pincushion distortion and a slightly
-    /// off-centre principal point. The seed fixes everything.
-    pub fn random(seed: u64, width: u32, height: u32) -> TruthCamera {
-        let mut rng = SplitMix::new(seed);
-        let (w, h) = (f64::from(width), f64::from(height));
-        let tilt = rng.range(0.0, 1.0).sqrt() * MAX_TILT_DEG.to_radians();
-        let azimuth = rng.range(0.0, std::f64::consts::TAU);
-        let roll = if rng.range(0.0, 1.0) < 0.5 {
-            (rng.range(0.0, 4.0).floor() * 90.0 + rng.range(-4.0, 4.0)).to_radians()
-        } else {
-            rng.range(0.0, std::f64::consts::TAU)
-        };
-        let distance = rng.range(900.0, 2200.0);
-        let aim = Vector2::new(rng.range(-30.0, 30.0), rng.range(-30.0, 30.0));
-        let fill = rng.range(0.70, 0.95);
-        let k1 = rng.range(-0.22, 0.08);
-        let k2 = rng.range(-0.03, 0.03);
-        let cx = (w - 1.0) / 2.0 + rng.range(-0.02, 0.02) * w;
-        let cy = (h - 1.0) / 2.0 + rng.range(-0.02, 0.02) * h;
-        // Camera axes in board coordinates: looking down (-z), image rows
-        // towards south (-y) before roll, then tilted.
-        let down = Rotation3::from_axis_angle(&Vector3::x_axis(), std::f64::consts::PI);
-        let rolled = Rotation3::from_axis_angle(&Vector3::z_axis(), roll);
-        let tilt_axis =
-            nalgebra::Unit::new_normalize(Vector3::new(azimuth.cos(), azimuth.sin(), 0.0));
-        let tilted = Rotation3::from_axis_angle(&tilt_axis, tilt);
-        // Camera-to-world rotation; its inverse maps world to camera.
-        let camera_to_world = tilted * rolled * down;
-        let axis = camera_to_world * Vector3::z();
-        // Centre placed so the optical axis passes through the aim point.
-        let centre = Vector3::new(aim.x, aim.y, 0.0) - axis * distance;
-        let world_to_camera = camera_to_world.inverse();
-        let r = world_to_camera.matrix();
-        let t = -(r * centre);
-        let extrinsic =
-            Matrix3::from_columns(&[r.column(0).into_owned(), r.column(1).into_owned(), t]);
-        // Focal: the outer board's height in the image is linear in f.
-        let outer = HALF_SURFACE_MM + FRAME_WIDTH_MM;
-        let ys: Vec<f64> = [
-            (-outer, -outer),
-            (outer, -outer),
-            (outer, outer),
-            (-outer, outer),
-        ]
-        .iter()
-        .map(|&(x, y)| {
-            let v = extrinsic * Vector3::new(x, y, 1.0);
-            v.y / v.z
-        })
-        .collect();
-        let spread = ys.iter().cloned().fold(f64::NEG_INFINITY, f64::max)
-            - ys.iter().cloned().fold(f64::INFINITY, f64::min);
-        let mut focal = fill * h / spread.max(1e-6);
-        let mut camera = TruthCamera::assemble(width, height, focal, cx, cy, k1, k2, &extrinsic);
-        // Shrink until the whole board, distorted, lies inside the image.
-        for _ in 0..40 {
-            if camera.board_inside() {
-                break;
-            }
-            focal *= 0.97;
-            camera = TruthCamera::assemble(width, height, focal, cx, cy, k1, k2, &extrinsic);
-        }
-        camera
+    /// The truth of one of the simulator's random club cameras
+    /// ([`crate::sim::camera::Camera::random`]) drawn from `seed`: roughly
+    /// overhead, any roll, mild distortion, slightly off-centre principal
+    /// point, the board filling most of the image height.
+    pub fn generated(seed: u64, width: u32, height: u32) -> Result<TruthCamera, CalibrateError> {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let camera = Camera::random(&mut rng, width, height)
+            .map_err(|e| CalibrateError::BadImage(format!("no camera for seed {seed}: {e}")))?;
+        Ok(TruthCamera::from_sim(&camera))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assemble(
-        width: u32,
-        height: u32,
-        focal: f64,
-        cx: f64,
-        cy: f64,
-        k1: f64,
-        k2: f64,
-        extrinsic: &Matrix3<f64>,
-    ) -> TruthCamera {
-        let k = Matrix3::new(focal, 0.0, cx, 0.0, focal, cy, 0.0, 0.0, 1.0);
-        let h = k * extrinsic;
+    /// The truth of a simulator camera.
+    pub fn from_sim(camera: &Camera) -> TruthCamera {
+        let i = camera.intrinsics();
         TruthCamera {
-            width,
-            height,
+            width: i.width,
+            height: i.height,
             lens: Lens {
-                fx: focal,
-                fy: focal,
-                cx,
-                cy,
-                k1,
-                k2,
+                fx: i.fx,
+                fy: i.fy,
+                cx: i.cx,
+                cy: i.cy,
+                k1: i.k1,
+                k2: i.k2,
             },
-            homography: h / h[(2, 2)],
+            homography: *camera.homography(),
         }
-    }
-
-    fn board_inside(&self) -> bool {
-        let outer = HALF_SURFACE_MM + FRAME_WIDTH_MM;
-        (0..=40).all(|i| {
-            let t = -outer + 2.0 * outer * f64::from(i) / 40.0;
-            [(t, -outer), (t, outer), (-outer, t), (outer, t)]
-                .iter()
-                .all(|&(x, y)| {
-                    self.board_to_image(Point2::new(x, y)).is_some_and(|p| {
-                        p.x >= 2.0
-                            && p.y >= 2.0
-                            && p.x <= f64::from(self.width) - 3.0
-                            && p.y <= f64::from(self.height) - 3.0
-                    })
-                })
-        })
     }
 
     /// Where a board point appears in the image (distorted pixels).
@@ -192,27 +109,31 @@ impl TruthCamera {
         apply_homography(&self.homography.try_inverse()?, u)
     }
 
-    /// The image side the board's south edge is nearest to: what `--south`
-    /// must say for the calibration to name the seats as the truth does.
+    /// The image side the board's south edge is nearest to, judged as the
+    /// calibration judges it (the side of the corner quadrilateral whose
+    /// midpoint lies furthest that way): what `--south` must say for the
+    /// calibration to name the seats as the truth does.
     pub fn south_side(&self) -> SouthSide {
-        let Some(south) = self.board_to_image(Point2::new(0.0, -HALF_SURFACE_MM)) else {
+        let h = HALF_SURFACE_MM;
+        // SW, SE, NE, NW: side 0 (SW→SE) is south.
+        let corners = [(-h, -h), (h, -h), (h, h), (-h, h)]
+            .map(|(x, y)| self.board_to_image(Point2::new(x, y)));
+        let Some(corners) = corners.into_iter().collect::<Option<Vec<_>>>() else {
             return SouthSide::Bottom;
         };
-        let Some(centre) = self.board_to_image(Point2::origin()) else {
-            return SouthSide::Bottom;
-        };
-        let d = south - centre;
-        if d.y.abs() >= d.x.abs() {
-            if d.y > 0.0 {
-                SouthSide::Bottom
-            } else {
-                SouthSide::Top
-            }
-        } else if d.x > 0.0 {
-            SouthSide::Right
-        } else {
-            SouthSide::Left
-        }
+        let midpoints: Vec<Point2<f64>> = (0..4)
+            .map(|i| Point2::from((corners[i].coords + corners[(i + 1) % 4].coords) / 2.0))
+            .collect();
+        SouthSide::ALL
+            .into_iter()
+            .find(|side| {
+                let nearest = (0..4).max_by(|&a, &b| {
+                    side.nearness(midpoints[a])
+                        .total_cmp(&side.nearness(midpoints[b]))
+                });
+                nearest == Some(0)
+            })
+            .unwrap_or(SouthSide::Bottom)
     }
 }
 

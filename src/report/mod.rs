@@ -1,6 +1,8 @@
 //! Board logs rendered for people: a readable stroke-by-stroke account
 //! ([`text`]), the ICF score card ([`scorecard`]) and the boards as the SoL
-//! tournament manager records them ([`sol`]).
+//! tournament manager records them ([`sol`]); [`html`] makes a match page.
+
+pub mod html;
 
 use std::fmt::Write as _;
 

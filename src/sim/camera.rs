@@ -21,6 +21,7 @@ use nalgebra::{Matrix3, Point2, Point3, Rotation3, Unit, Vector2, Vector3};
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
+use crate::calibrate::Lens;
 use crate::geometry::spec::BOARD_OUTER_SIDE_MM;
 
 /// Largest tilt of the optical axis away from straight down that
@@ -30,9 +31,6 @@ pub const MAX_TILT_DEG: f64 = 15.0;
 /// The range of the board's (outer frame's) image height, as a fraction of
 /// the image height, that [`Camera::random`] aims for.
 pub const BOARD_HEIGHT_FRACTION: std::ops::RangeInclusive<f64> = 0.70..=0.95;
-
-/// Newton steps allowed when inverting the lens distortion.
-const UNDISTORT_MAX_STEPS: usize = 50;
 
 /// Why a camera could not be built or a point could not be mapped.
 #[derive(Debug, thiserror::Error)]
@@ -527,54 +525,32 @@ impl Camera {
         )
     }
 
-    /// Applies the lens distortion to an undistorted pixel position.
-    pub fn distort(&self, undistorted: Point2<f64>) -> Point2<f64> {
-        let nx = (undistorted.x - self.cx) / self.fx;
-        let ny = (undistorted.y - self.cy) / self.fy;
-        let r2 = nx * nx + ny * ny;
-        let factor = 1.0 + self.k1 * r2 + self.k2 * r2 * r2;
-        Point2::new(
-            self.cx + self.fx * nx * factor,
-            self.cy + self.fy * ny * factor,
-        )
+    /// The lens as the calibration models it: the simulator draws with the
+    /// very model the calibration fits, so a fit can be exact.
+    pub fn lens(&self) -> Lens {
+        Lens {
+            fx: self.fx,
+            fy: self.fy,
+            cx: self.cx,
+            cy: self.cy,
+            k1: self.k1,
+            k2: self.k2,
+        }
     }
 
-    /// Removes the lens distortion from a pixel position (Newton's method on
-    /// the radius; converges to machine precision in a handful of steps for
-    /// the mild lenses modelled here).
+    /// Applies the lens distortion to an undistorted pixel position.
+    pub fn distort(&self, undistorted: Point2<f64>) -> Point2<f64> {
+        self.lens().distort(undistorted)
+    }
+
+    /// Removes the lens distortion from a pixel position.
     pub fn undistort(&self, distorted: Point2<f64>) -> Result<Point2<f64>, CameraError> {
-        let dx = (distorted.x - self.cx) / self.fx;
-        let dy = (distorted.y - self.cy) / self.fy;
-        let target = dx.hypot(dy);
-        if target == 0.0 {
-            return Ok(distorted);
-        }
-        let not_invertible = || CameraError::NotInvertible {
-            x: distorted.x,
-            y: distorted.y,
-        };
-        let mut radius = target;
-        for _ in 0..UNDISTORT_MAX_STEPS {
-            let r2 = radius * radius;
-            let value = radius * (1.0 + self.k1 * r2 + self.k2 * r2 * r2) - target;
-            let slope = 1.0 + 3.0 * self.k1 * r2 + 5.0 * self.k2 * r2 * r2;
-            if slope <= f64::EPSILON {
-                return Err(not_invertible());
-            }
-            let step = value / slope;
-            radius -= step;
-            if !(radius.is_finite() && radius >= 0.0) {
-                return Err(not_invertible());
-            }
-            if step.abs() <= 1e-15 * radius.max(1.0) {
-                let scale = radius / target;
-                return Ok(Point2::new(
-                    self.cx + self.fx * dx * scale,
-                    self.cy + self.fy * dy * scale,
-                ));
-            }
-        }
-        Err(not_invertible())
+        self.lens()
+            .undistort(distorted)
+            .map_err(|_| CameraError::NotInvertible {
+                x: distorted.x,
+                y: distorted.y,
+            })
     }
 
     /// The image height the board with its frame occupies (the vertical

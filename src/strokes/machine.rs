@@ -419,3 +419,125 @@ fn nearest_seat(point: Point2<f64>) -> Seat {
         Seat::West
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Detection, Detections};
+    use crate::geometry::pocket_centre;
+    use crate::geometry::spec::{
+        BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
+    };
+    use crate::geometry::Pocket;
+    use crate::track::{Tracker, TrackerOptions};
+
+    const FRAME_S: f64 = 1.0 / 30.0;
+
+    fn disc(piece: Piece, at: Point2<f64>) -> Detection {
+        Detection {
+            centre: at,
+            radius_mm: 15.0,
+            piece,
+            confidence: 0.9,
+        }
+    }
+
+    /// Runs detections through a tracker and the machine.
+    fn run(frames: impl Iterator<Item = Vec<Detection>>) -> Vec<SeenStroke> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for (i, discs) in frames.enumerate() {
+            let detections = Detections {
+                index: i as u64,
+                t: i as f64 * FRAME_S,
+                discs,
+                occluders: Vec::new(),
+            };
+            machine.push(&tracker.update(&detections));
+        }
+        machine.finish()
+    }
+
+    fn placed_north() -> Point2<f64> {
+        Point2::new(
+            40.0,
+            (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        )
+    }
+
+    #[test]
+    fn a_straight_shot_into_a_pocket_is_one_stroke_from_north() {
+        let target = pocket_centre(Pocket::Sw);
+        let frames = (0..60).map(|i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(200.0, 0.0))];
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 20 {
+                let f = f64::from(i - 10) / 10.0;
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() + (target - placed_north()) * f,
+                ));
+            }
+            discs
+        });
+        let strokes = run(frames);
+        assert_eq!(strokes.len(), 1);
+        let stroke = &strokes[0].stroke;
+        assert_eq!(stroke.seat, Seat::North);
+        assert!(!stroke.touched);
+        assert_eq!(stroke.pocketed.len(), 1);
+        assert_eq!(
+            (stroke.pocketed[0].piece, stroke.pocketed[0].pocket),
+            (Piece::Striker, Some(Pocket::Sw))
+        );
+        assert_eq!(strokes[0].vision.placement, Some(Placement::Legal));
+        assert_eq!(strokes[0].vision.seen_before.black, 1);
+    }
+
+    #[test]
+    fn a_clip_that_ends_in_motion_keeps_the_stroke_and_says_so() {
+        let frames = (0..15).map(|i| {
+            let y = placed_north().y - if i < 10 { 0.0 } else { 60.0 * f64::from(i - 9) };
+            vec![disc(Piece::Striker, Point2::new(placed_north().x, y))]
+        });
+        let strokes = run(frames);
+        assert_eq!(strokes.len(), 1);
+        assert!(strokes[0].vision.ended_mid_stroke);
+    }
+
+    #[test]
+    fn a_piece_that_vanishes_mid_board_is_an_alert_not_a_pocketing() {
+        let frames = (0..50).map(|i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 14 {
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(i - 9)),
+                ));
+            }
+            if i < 12 {
+                discs.push(disc(Piece::White, Point2::new(-150.0, 0.0)));
+            }
+            discs
+        });
+        let strokes = run(frames);
+        let stroke = &strokes[0];
+        assert!(stroke
+            .stroke
+            .pocketed
+            .iter()
+            .all(|p| p.piece != Piece::White));
+        assert!(
+            stroke
+                .vision
+                .alerts
+                .iter()
+                .any(|a| a.message.contains("lost sight of a white")),
+            "{:?}",
+            stroke.vision.alerts
+        );
+    }
+}

@@ -565,7 +565,7 @@ impl Appearance {
                 })
                 .collect();
             // Auto white balance removes most, but not all, of the tint.
-            let correction = rng.random_range(0.5..0.95);
+            let correction = rng.random_range(0.4..0.85);
             let tint = light_colour(kelvin);
             let white_balance = tint.map(|c| 1.0 + (1.0 / c - 1.0) * correction);
             let peak = white_balance.iter().cloned().fold(0.0, f32::max);

@@ -4,7 +4,7 @@
 //! powder, the pocket holes, the printed markings, the centre design and the
 //! brand lettering.
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::{Matrix3, Point2, Vector3};
 use opencv::core::{
     self, Mat, MatTraitConst, MatTraitConstManual, MatTraitManual, Point, Rect, Scalar, Size,
     Vector, CV_8UC1, CV_8UC3,
@@ -16,14 +16,12 @@ use super::appearance::{Appearance, Bgr, DecorStyle, SurroundingsKind};
 use super::texture::{cell_value, fbm, value_noise};
 use super::RenderError;
 use crate::geometry::spec::{
-    ARROW_ARC_DIAMETER_MM, CENTRE_CIRCLE_RADIUS_MM, CIRCLE_LINE_THICKNESS_MM,
-    FRAME_INNER_CORNER_RADIUS_MM, HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM, POCKET_RADIUS_MM,
+    CENTRE_CIRCLE_RADIUS_MM, FRAME_INNER_CORNER_RADIUS_MM, HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM,
+    POCKET_RADIUS_MM,
 };
-use crate::geometry::{
-    arrow, centre_circle, outer_circle, pocket_centre, seat_markings, Pocket, Seat,
-};
-use crate::geometry::{Circle, Stroke};
+use crate::geometry::{pocket_centre, Pocket};
 use crate::sim::camera::Camera;
+use crate::template::{self, colours, TemplateFrame, TemplateOptions, MIN_PX_PER_MM};
 
 /// The mapping between board millimetres and canvas pixels. Pixel centres
 /// sit at integer coordinates; +y (north) is up.
@@ -56,6 +54,17 @@ impl CanvasFrame {
         )
     }
 
+    /// Whole-pixel offset of a template drawn at the same scale: template
+    /// pixel (c, r) is canvas pixel (c + x, r + y). The canvas is built
+    /// aligned to the template grid, so the offset is exact.
+    pub fn template_offset(&self, template: &TemplateFrame) -> (i64, i64) {
+        let (column, row) = self.to_px(Point2::origin());
+        (
+            (column - template.origin.x).round() as i64,
+            (row - template.origin.y).round() as i64,
+        )
+    }
+
     /// The canvas that covers everything the camera sees, at a resolution
     /// of `sharpness` canvas pixels per image pixel at the board centre.
     pub fn covering(camera: &Camera, sharpness: f64) -> Result<CanvasFrame, RenderError> {
@@ -81,13 +90,22 @@ impl CanvasFrame {
         let east = camera.board_to_image(Point2::new(1.0, 0.0))?;
         let north = camera.board_to_image(Point2::new(0.0, 1.0))?;
         let image_px_per_mm = 0.5 * ((east - centre).norm() + (north - centre).norm());
-        let px_per_mm = (image_px_per_mm * sharpness).clamp(0.2, 4.0);
+        let px_per_mm = (image_px_per_mm * sharpness).clamp(MIN_PX_PER_MM, 4.0);
         // Far corners of a tilted view can reach a long way; nothing out there
         // matters, so the canvas stops at a few board widths.
         let limit = 2000.0;
         let margin = 20.0;
         let (left, right) = ((min.x - margin).max(-limit), (max.x + margin).min(limit));
         let (bottom, top) = ((min.y - margin).max(-limit), (max.y + margin).min(limit));
+        // Snap the grid so the board centre falls where it does in a template
+        // drawn at this scale: markings then copy pixel for pixel.
+        let template = TemplateFrame::for_scale(px_per_mm)?;
+        let snap = |extent: f64, origin: f64| {
+            let fraction = origin - origin.floor();
+            ((extent * px_per_mm - fraction).ceil() + fraction) / px_per_mm
+        };
+        let left = -snap(-left, template.origin.x);
+        let top = snap(top, template.origin.y);
         let width = ((right - left) * px_per_mm).ceil() as usize + 1;
         let height = ((top - bottom) * px_per_mm).ceil() as usize + 1;
         Ok(CanvasFrame {
@@ -409,92 +427,71 @@ fn fixed_len(frame: &CanvasFrame, mm: f64) -> i32 {
     (mm * frame.px_per_mm * f64::from(1 << SHIFT)).round() as i32
 }
 
-/// Every ICF marking, in the ink colours, on the ink layer.
+/// Every ICF marking, copied from the exact `template` drawing and re-inked
+/// in this board's colours, onto the white ink layer.
+///
+/// Each template pixel is a blend (anti-aliased edges) of the template's
+/// surface, ink and red; solving for the three weights and mixing white,
+/// this board's line ink and its red with them keeps the template's exact
+/// geometry and edge coverage.
 fn draw_markings(ink: &mut Mat, look: &Appearance, frame: &CanvasFrame) -> Result<(), RenderError> {
-    let line = look.ink.line;
-    let stroke = |ink: &mut Mat, stroke: &Stroke, colour: Bgr| -> Result<(), RenderError> {
-        let along = stroke.direction();
-        let across = Vector2::new(-along.y, along.x) * (stroke.thickness / 2.0);
-        let corners = [
-            stroke.start + across,
-            stroke.end + across,
-            stroke.end - across,
-            stroke.start - across,
-        ];
-        let pts: Vector<Point> = corners.iter().map(|&p| fixed(frame, p)).collect();
-        imgproc::fill_convex_poly(ink, &pts, scalar(colour), imgproc::LINE_AA, SHIFT)?;
-        Ok(())
+    let drawn = template::draw_board(&TemplateOptions {
+        px_per_mm: frame.px_per_mm,
+        arrangement_for: None,
+    })?;
+    let (offset_x, offset_y) = frame.template_offset(&drawn.frame);
+    let side = drawn.frame.side_px() as i64;
+    let basis = Matrix3::from_columns(&[
+        Vector3::from(colours::SURFACE.map(f64::from)),
+        Vector3::from(colours::INK.map(f64::from)),
+        Vector3::from(colours::RED.map(f64::from)),
+    ]);
+    // The three template colours are far apart, so the basis is invertible;
+    // if a future palette made it singular, the markings would be skipped
+    // rather than smeared.
+    let Some(unmix) = basis.try_inverse() else {
+        return Ok(());
     };
-    let disc = |ink: &mut Mat,
-                circle: &Circle,
-                colour: Bgr,
-                ring_mm: Option<f64>|
-     -> Result<(), RenderError> {
-        let thickness = match ring_mm {
-            Some(mm) => ((mm * frame.px_per_mm).round() as i32).max(1),
-            None => -1,
-        };
-        imgproc::circle(
-            ink,
-            fixed(frame, circle.centre),
-            fixed_len(frame, circle.radius),
-            scalar(colour),
-            thickness,
-            imgproc::LINE_AA,
-            SHIFT,
-        )?;
-        Ok(())
-    };
-    for seat in Seat::TURN_ORDER {
-        let markings = seat_markings(seat);
-        stroke(ink, &markings.outer_line, line)?;
-        stroke(ink, &markings.inner_line, line)?;
-        for (circle, red) in markings.base_circles.iter().zip(markings.red_discs.iter()) {
-            // The base circle's ring is as thick as the outer base line, so
-            // both lines close into it.
-            disc(ink, circle, [255.0; 3], None)?;
-            disc(ink, red, look.ink.red, None)?;
-            disc(ink, circle, line, Some(CIRCLE_LINE_THICKNESS_MM))?;
+    let paper = Vector3::new(255.0, 255.0, 255.0);
+    let line = Vector3::from(look.ink.line.map(f64::from));
+    let red = Vector3::from(look.ink.red.map(f64::from));
+    let source = drawn.image.data_bytes()?;
+    let width = frame.width;
+    let bytes = ink.data_bytes_mut()?;
+    let half = HALF_SURFACE_MM * frame.px_per_mm;
+    for row in 0..frame.height {
+        let ty = row as i64 - offset_y;
+        if ty < 0 || ty >= side {
+            continue;
+        }
+        for column in 0..width {
+            let tx = column as i64 - offset_x;
+            if tx < 0 || tx >= side {
+                continue;
+            }
+            let (u, v) = (
+                tx as f64 - drawn.frame.origin.x,
+                ty as f64 - drawn.frame.origin.y,
+            );
+            if u.abs() > half || v.abs() > half {
+                continue;
+            }
+            let i = 3 * (ty as usize * side as usize + tx as usize);
+            let px = Vector3::new(
+                f64::from(source[i]),
+                f64::from(source[i + 1]),
+                f64::from(source[i + 2]),
+            );
+            let w = unmix * px;
+            let (surface, ink_w, red_w) = (w.x.max(0.0), w.y.max(0.0), w.z.max(0.0));
+            let total = (surface + ink_w + red_w).max(1e-6);
+            let colour = (paper * surface + line * ink_w + red * red_w) / total;
+            let o = 3 * (row * width + column);
+            for c in 0..3 {
+                bytes[o + c] = colour[c].round().clamp(0.0, 255.0) as u8;
+            }
         }
     }
-    for pocket in Pocket::ALL {
-        let arrow = arrow(pocket);
-        stroke(ink, &arrow, line)?;
-        // The arrow head, at the pocket end.
-        let back = -arrow.direction();
-        let head = ARROW_ARC_DIAMETER_MM * 0.18;
-        for turn in [-0.45f64, 0.45] {
-            let (sin, cos) = turn.sin_cos();
-            let wing = Vector2::new(back.x * cos - back.y * sin, back.x * sin + back.y * cos);
-            let barb = Stroke {
-                start: arrow.end,
-                end: arrow.end + wing * head,
-                thickness: arrow.thickness,
-            };
-            stroke(ink, &barb, line)?;
-        }
-        // The decorative arc around the arrow's tail, open towards the centre.
-        let facing = arrow.direction().y.atan2(arrow.direction().x).to_degrees();
-        imgproc::ellipse(
-            ink,
-            fixed(frame, arrow.start),
-            Size::new(
-                fixed_len(frame, ARROW_ARC_DIAMETER_MM / 2.0),
-                fixed_len(frame, ARROW_ARC_DIAMETER_MM / 2.0),
-            ),
-            // Image rows run south, so angles turn the other way.
-            -facing,
-            -135.0,
-            135.0,
-            scalar(line),
-            ((CIRCLE_LINE_THICKNESS_MM * frame.px_per_mm).round() as i32).max(1),
-            imgproc::LINE_AA,
-            SHIFT,
-        )?;
-    }
-    disc(ink, &outer_circle(), line, Some(CIRCLE_LINE_THICKNESS_MM))?;
-    disc(ink, &centre_circle(), look.ink.red, None)?;
-    disc(ink, &centre_circle(), line, Some(CIRCLE_LINE_THICKNESS_MM))?;
     Ok(())
 }
 
@@ -578,19 +575,36 @@ fn draw_decor(ink: &mut Mat, look: &Appearance, frame: &CanvasFrame) -> Result<(
     Ok(())
 }
 
-/// Draws `text` upright into a white tile, turns it by `quarter_turns`
-/// (counter-clockwise) and multiplies it into `layer` centred at `centre`.
+/// A line of printed text.
+struct Lettering<'a> {
+    text: &'a str,
+    /// Board point the text is centred on.
+    centre: Point2<f64>,
+    /// Height of the capitals, mm.
+    height_mm: f64,
+    /// OpenCV Hershey font.
+    font: i32,
+    colour: Bgr,
+    /// Counter-clockwise quarter turns from reading left to right.
+    quarter_turns: u8,
+}
+
+/// Draws the lettering's glyphs into a tile, turns it and paints it into
+/// `layer` (and its coverage into `mask`, when given).
 fn stamp_text(
     layer: &mut Mat,
     mask: Option<&mut Mat>,
     frame: &CanvasFrame,
-    text: &str,
-    centre: Point2<f64>,
-    height_mm: f64,
-    font: i32,
-    colour: Bgr,
-    quarter_turns: u8,
+    lettering: &Lettering,
 ) -> Result<(), RenderError> {
+    let Lettering {
+        text,
+        centre,
+        height_mm,
+        font,
+        colour,
+        quarter_turns,
+    } = *lettering;
     let glyph_px = (height_mm * frame.px_per_mm).max(4.0);
     let mut baseline = 0;
     let unit_size = imgproc::get_text_size(text, font, 1.0, 1, &mut baseline)?;
@@ -672,12 +686,14 @@ fn draw_surface_lettering(
             ink,
             None,
             frame,
-            &name,
-            Point2::new(beside, 0.0),
-            12.0,
-            imgproc::FONT_HERSHEY_SCRIPT_SIMPLEX,
-            look.ink.red,
-            1,
+            &Lettering {
+                text: &name,
+                centre: Point2::new(beside, 0.0),
+                height_mm: 12.0,
+                font: imgproc::FONT_HERSHEY_SCRIPT_SIMPLEX,
+                colour: look.ink.red,
+                quarter_turns: 1,
+            },
         )?;
     }
     if let Some(made_in) = &brand.made_in {
@@ -685,12 +701,14 @@ fn draw_surface_lettering(
             ink,
             None,
             frame,
-            made_in,
-            Point2::new(-beside, 0.0),
-            5.0,
-            imgproc::FONT_HERSHEY_SIMPLEX,
-            look.ink.line,
-            1,
+            &Lettering {
+                text: made_in,
+                centre: Point2::new(-beside, 0.0),
+                height_mm: 5.0,
+                font: imgproc::FONT_HERSHEY_SIMPLEX,
+                colour: look.ink.line,
+                quarter_turns: 1,
+            },
         )?;
     }
     Ok(())
@@ -713,23 +731,27 @@ fn draw_frame_lettering(
         decal,
         Some(mask),
         frame,
-        &brand.name,
-        Point2::new(0.0, -middle),
-        height,
-        imgproc::FONT_HERSHEY_DUPLEX,
-        brand.frame_text,
-        0,
+        &Lettering {
+            text: &brand.name,
+            centre: Point2::new(0.0, -middle),
+            height_mm: height,
+            font: imgproc::FONT_HERSHEY_DUPLEX,
+            colour: brand.frame_text,
+            quarter_turns: 0,
+        },
     )?;
     stamp_text(
         decal,
         Some(mask),
         frame,
-        &brand.name,
-        Point2::new(0.0, middle),
-        height,
-        imgproc::FONT_HERSHEY_DUPLEX,
-        brand.frame_text,
-        2,
+        &Lettering {
+            text: &brand.name,
+            centre: Point2::new(0.0, middle),
+            height_mm: height,
+            font: imgproc::FONT_HERSHEY_DUPLEX,
+            colour: brand.frame_text,
+            quarter_turns: 2,
+        },
     )?;
     Ok(())
 }

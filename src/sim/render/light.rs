@@ -54,8 +54,8 @@ impl Exposure {
                 // Lambert's cosine over the inverse square, relative to the
                 // lamp's own foot.
                 let e = (lz * lz * lz / (d2 * d2.sqrt())) as f32 * lamp.power;
-                for c in 0..3 {
-                    light[c] += e * lamp.colour[c];
+                for (channel, gain) in light.iter_mut().zip(lamp.colour) {
+                    *channel += e * gain;
                 }
             }
             light

@@ -48,6 +48,9 @@ pub enum RenderError {
     /// OpenCV reported an error.
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
+    /// The ICF template drawing failed.
+    #[error("board template: {0}")]
+    Template(#[from] crate::template::TemplateError),
     /// A canvas or image dimension does not fit OpenCV's integer sizes.
     #[error("dimension {0} is too large to render")]
     TooLarge(usize),

@@ -659,11 +659,29 @@ pub fn hand_sprites(look: &Appearance, px_per_mm: f64) -> Result<HandSprites, Re
         shift,
     )?;
 
-    // Roundness: brighter towards the middle of each limb.
+    // Roundness: brighter towards the middle of each limb. The distance to
+    // the outline, over the largest such distance nearby (the limb's half
+    // width), says how far across the limb a pixel lies.
     let mut distance = Mat::default();
     imgproc::distance_transform(&mask, &mut distance, imgproc::DIST_L2, 3, CV_32F)?;
+    let mut half_width = Mat::default();
+    let window = ((30.0 * s).round() as i32).max(3) | 1;
+    let kernel = imgproc::get_structuring_element(
+        imgproc::MORPH_RECT,
+        Size::new(window, window),
+        Point::new(-1, -1),
+    )?;
+    imgproc::dilate(
+        &distance,
+        &mut half_width,
+        &kernel,
+        Point::new(-1, -1),
+        1,
+        opencv::core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
     let mut soft = Mat::default();
-    let blur = ((0.6 * s).max(0.5)) as f64;
+    let blur = (0.6 * s).max(0.5);
     imgproc::gaussian_blur(
         &mask,
         &mut soft,
@@ -684,6 +702,7 @@ pub fn hand_sprites(look: &Appearance, px_per_mm: f64) -> Result<HandSprites, Re
     )?;
 
     let distance = distance.data_typed::<f32>()?.to_vec();
+    let half_width = half_width.data_typed::<f32>()?.to_vec();
     let soft = soft.data_bytes()?.to_vec();
     let sleeve = sleeve_mask.data_bytes()?.to_vec();
     let creases = creases.data_bytes()?.to_vec();
@@ -698,8 +717,16 @@ pub fn hand_sprites(look: &Appearance, px_per_mm: f64) -> Result<HandSprites, Re
         if alpha <= 0.0 {
             return ([0.0; 3], 0.0);
         }
-        let depth = f64::from(distance[i]) / s;
-        let round = 0.55 + 0.45 * smoothstep(0.0, 10.0, depth);
+        let across = f64::from(distance[i]) / f64::from(half_width[i]).max(1e-3);
+        let bulge = 1.0 - (1.0 - across.clamp(0.0, 1.0)).powi(2);
+        let mottle = 0.94
+            + 0.12
+                * f64::from(value_noise(
+                    seed ^ 9,
+                    (x / s * 0.05) as f32,
+                    (y / s * 0.05) as f32,
+                ));
+        let round = (0.5 + 0.55 * bulge) * mottle;
         let mut colour = scale(hand.skin, round);
         let crease = f64::from(creases[i]) / 255.0;
         colour = scale(colour, 1.0 - 0.3 * crease);
