@@ -25,7 +25,7 @@ fi
 
 # fixtures/ holds at most this much (the repository stays small).
 readonly BUDGET_BYTES=$((25 * 1024 * 1024))
-readonly SEARCH_LIMIT=500
+readonly SEARCH_LIMIT=300
 
 search_dir="$(mktemp -d)"
 trap 'rm -rf "$search_dir"' EXIT
@@ -45,51 +45,80 @@ has_pocketed_striker() {
 }
 has_covered_queen() { grep -q '"queen": "covered"' "$search_dir/run/truth.boardlog.json"; }
 has_finished_board() { grep -q '"result": {' "$search_dir/run/truth.boardlog.json"; }
+# `true` is the test for fixtures that need no particular event.
 
-# find_seed TEST ARGS...: the first seed whose truth passes TEST.
-find_seed() {
-    local test="$1"
+# Seconds of video rendered to estimate a seed's bitrate before committing to
+# the whole clip (the look, and with it the sensor noise, varies by seed).
+readonly PREVIEW_SECONDS=3
+
+# estimate_bytes SEED ARGS...: the fixture's size if rendered in full, from
+# a short preview of its video and the full truth (from the search run).
+estimate_bytes() {
+    local seed="$1"
     shift
-    local seed
-    for ((seed = 0; seed < SEARCH_LIMIT; seed++)); do
-        if try_seed "$seed" "$@" && "$test"; then
-            echo "$seed"
-            return 0
+    local truth frames preview_frames clip
+    truth=$(du -sb "$search_dir/run" | cut -f1)
+    frames=$(wc -l <"$search_dir/run/truth.tracks.jsonl")
+    # The same options with a short --max-seconds (clap refuses it twice).
+    local options=()
+    while (($#)); do
+        if [[ "$1" == --max-seconds ]]; then
+            shift 2
+        else
+            options+=("$1")
+            shift
         fi
     done
-    echo "no seed below $SEARCH_LIMIT passes $test with $*" >&2
-    return 1
+    rm -rf "$search_dir/preview"
+    "$CARROM" sim --seed "$seed" --out "$search_dir/preview" "${options[@]}" \
+        --max-seconds "$PREVIEW_SECONDS" 2>/dev/null || return 1
+    preview_frames=$(wc -l <"$search_dir/preview/truth.tracks.jsonl")
+    clip=$(stat -c %s "$search_dir/preview/clip.mp4")
+    echo $((truth + clip * frames / (preview_frames > 0 ? preview_frames : 1)))
 }
 
 notes=()
-# make NAME WHAT SEED ARGS...: renders one fixture.
-make() {
-    local name="$1" what="$2" seed="$3"
-    shift 3
-    local dir="fixtures/$name"
-    rm -rf "$dir"
-    "$CARROM" sim --seed "$seed" --out "$dir" "${video_flag[@]}" "$@"
-    notes+=("| \`$name/\` | $what | \`carrom sim --seed $seed $*\` |")
+# make_fixture NAME WHAT CAP_MB TEST ARGS...: renders the first seed whose
+# truth passes TEST (`true` for any) and whose fixture should fit in CAP_MB.
+make_fixture() {
+    local name="$1" what="$2" cap_mb="$3" test="$4"
+    shift 4
+    local dir="fixtures/$name" cap=$((cap_mb * 1024 * 1024)) seed estimate size
+    for ((seed = 0; seed < SEARCH_LIMIT; seed++)); do
+        try_seed "$seed" "$@" && "$test" || continue
+        if [[ -z "${NO_VIDEO:-}" ]]; then
+            estimate=$(estimate_bytes "$seed" "$@") || continue
+            # Leave a margin: the preview's bitrate is only an estimate.
+            if ((estimate > cap * 9 / 10)); then
+                echo "$name: seed $seed would make ~$estimate bytes, over $cap_mb MB" >&2
+                continue
+            fi
+        fi
+        rm -rf "$dir"
+        "$CARROM" sim --seed "$seed" --out "$dir" "${video_flag[@]}" "$@"
+        size=$(du -sb "$dir" | cut -f1)
+        if ((size <= cap)); then
+            notes+=("| \`$name/\` | $what | \`carrom sim --seed $seed $*\` |")
+            return 0
+        fi
+        echo "$name: seed $seed made $size bytes, over $cap_mb MB" >&2
+    done
+    echo "$name: no seed below $SEARCH_LIMIT fits in $cap_mb MB" >&2
+    return 1
 }
 
-full_args=(--skill 1 --boards 1 --max-seconds 75)
-make board-full "one singles board played to its finish (the README's sample clip)" \
-    "$(find_seed has_finished_board "${full_args[@]}")" "${full_args[@]}"
-
-jump_args=(--skill 0.3 --max-seconds 12)
-make jump "a carromman jumps the frame and is put back at the centre" \
-    "$(find_seed has_jump "${jump_args[@]}")" "${jump_args[@]}"
-
-striker_args=(--skill 0.5 --max-seconds 15)
-make striker-pocketed "the striker falls into a pocket (a due)" \
-    "$(find_seed has_pocketed_striker "${striker_args[@]}")" "${striker_args[@]}"
-
-queen_args=(--skill 1 --max-seconds 45)
-make queen-covered "the Queen is pocketed and covered" \
-    "$(find_seed has_covered_queen "${queen_args[@]}")" "${queen_args[@]}"
-
-make fps60 "60 frames a second, doubles" 1 --fps 60 --event doubles --max-seconds 10
-make hd1080 "1920x1080" 2 --width 1920 --height 1080 --max-seconds 8
+make_fixture board-full "one singles board played to its finish (the README's sample clip)" 10 \
+    has_finished_board --skill 1 --boards 1 --max-seconds 60
+make_fixture jump "a carromman jumps the frame and is put back at the centre" 2 \
+    has_jump --skill 0.3 --max-seconds 12
+make_fixture striker-pocketed "the striker falls into a pocket (a due)" 6 \
+    has_pocketed_striker --skill 0.5 --max-seconds 15
+make_fixture queen-covered "the Queen is pocketed and covered" 4 \
+    has_covered_queen --skill 1 --max-seconds 25
+make_fixture fps60 "60 frames a second, doubles" 2 \
+    true --fps 60 --event doubles --max-seconds 8
+make_fixture hd1080 "1920x1080" 3 \
+    true --width 1920 --height 1080 --max-seconds 6
 
 {
     echo "# Simulated clips with ground truth"
