@@ -79,6 +79,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.reconnect_for
         );
     }
+    if !(args.drift_every.is_finite() && args.drift_every > 0.0) {
+        bail!(
+            "--drift-every must be a positive number of seconds, not {}",
+            args.drift_every
+        );
+    }
     let options = LiveOptions {
         source: source.clone(),
         realtime: args.realtime,

@@ -122,6 +122,10 @@ impl LiveView {
     }
 
     fn push_alert(&mut self, alert: String) {
+        // Rescoring after an amended stroke raises the same alerts again.
+        if self.alerts.contains(&alert) {
+            return;
+        }
         self.alerts.push_front(alert);
         self.alerts.truncate(RECENT_ALERTS);
     }
@@ -209,7 +213,7 @@ impl LiveView {
         let _ = write!(
             page,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>carrom live</title><style>{STYLE}\
-.live{{display:flex;gap:2em;flex-wrap:wrap}}#score{{font-size:2em;font-weight:bold}}#status{{color:#555}}</style></head><body>\
+.live{{display:flex;gap:2em;flex-wrap:wrap}}.live>div:last-child{{flex:1;min-width:320px}}#score{{font-size:2em;font-weight:bold}}#status{{color:#555}}</style></head><body>\
 <h1>carrom live</h1><p id=\"status\">{}</p><div class=\"live\"><div id=\"board\">{}</div><div>\
 <p id=\"score\">{}</p><p id=\"turn\">{}</p><p id=\"result\">{}</p><p>strokes scored: <span id=\"strokes\">{}</span></p>\
 <h2>Last strokes</h2><ol id=\"recent\">{}</ol><h2>Alerts</h2><ul id=\"alerts\">{}</ul></div></div>\
@@ -359,6 +363,16 @@ mod tests {
         assert_eq!(
             view.alerts.front().map(String::as_str),
             Some(format!("event: {}", RECENT_ALERTS + 4).as_str())
+        );
+        // A repeat (the same alert after a rescore) is not listed twice.
+        view.note_event("event", &(RECENT_ALERTS + 4).to_string());
+        assert_eq!(view.alerts.len(), RECENT_ALERTS);
+        assert_eq!(
+            view.alerts
+                .iter()
+                .filter(|a| a.ends_with(&format!(": {}", RECENT_ALERTS + 4)))
+                .count(),
+            1
         );
     }
 }

@@ -134,7 +134,7 @@ pub fn board_svg(pieces: Pieces<'_>, size_px: u32) -> String {
         let (fill, radius) = match piece.piece {
             Piece::White => ("#fbf6e9", CARROMMAN_RADIUS_MM),
             Piece::Black => ("#1d1d1d", CARROMMAN_RADIUS_MM),
-            Piece::Queen => ("#d4145a", CARROMMAN_RADIUS_MM),
+            Piece::Queen => ("#ff5fa2", CARROMMAN_RADIUS_MM),
             Piece::Striker => ("#4a90d9", STRIKER_RADIUS_MM),
         };
         let _ = write!(
@@ -254,6 +254,7 @@ pub const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1.5em;colo
 h1{margin-top:0}pre.scorecard{background:#fff;border:1px solid #ccc;padding:.8em;overflow-x:auto}\
 table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.3em .6em;vertical-align:top;text-align:left}\
 .stroke{display:flex;gap:1em;align-items:flex-start;border-top:1px solid #ccc;padding:.8em 0}\
+.stroke>svg,.stroke>img{flex-shrink:0}\
 .alert{color:#a40000;font-weight:bold}.laws{color:#555;font-size:.9em}img.thumb{border:1px solid #999}";
 
 /// The whole match page.
@@ -269,10 +270,10 @@ pub fn match_page(boards: &BoardLog, extras: &PageExtras<'_>) -> String {
     let sides: Vec<String> = boards.sides.iter().map(|s| escape(&s.name)).collect();
     let _ = write!(
         page,
-        "<p>{} — {:?} rules, {:?} stage. {}</p>",
+        "<p>{} — {} rules, {} stage. {}</p>",
         sides.join(" v "),
-        boards.rules,
-        boards.stage,
+        serde_name(&boards.rules).to_uppercase(),
+        serde_name(&boards.stage),
         escape(&result_in_words(boards))
     );
     let _ = write!(
@@ -312,6 +313,14 @@ pub fn match_page(boards: &BoardLog, extras: &PageExtras<'_>) -> String {
     }
     page.push_str("</body></html>\n");
     page
+}
+
+/// The name a value has in the JSON documents (`icf`, `league`).
+fn serde_name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
 }
 
 fn stroke_section(stroke: &StrokeEntry, extras: &PageExtras<'_>) -> String {

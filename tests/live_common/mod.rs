@@ -54,8 +54,17 @@ pub fn sim_clip(dir: &Path, name: &str, seed: u64, seconds: f64) -> PathBuf {
 
 /// The strokes of a stroke log (`strokes.json`) as JSON values.
 pub fn strokes_of(path: &Path) -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        let listing: Vec<_> = path
+            .parent()
+            .and_then(|dir| std::fs::read_dir(dir).ok())
+            .map(|entries| entries.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        panic!(
+            "cannot read {}: {e}; the folder holds {listing:?}",
+            path.display()
+        )
+    });
     let log: serde_json::Value = serde_json::from_str(&text).expect("a JSON stroke log");
     log["strokes"].as_array().cloned().unwrap_or_default()
 }
