@@ -30,6 +30,10 @@ const PURE_WEIGHT: f64 = 0.97;
 /// is compared with the range the prediction takes this close to it.
 const EDGE_SLACK_PX: usize = 1;
 
+/// The frame shades the surface along its inner edge in a way the smooth
+/// lamp model does not follow; the prediction stops this far (mm) short.
+const EDGE_SHADOW_MM: f64 = 1.0;
+
 /// Number of terms of the quadratic surface in (x, y).
 const TERMS: usize = 6;
 
@@ -143,8 +147,9 @@ impl InkMap {
         for row in 0..side {
             for col in 0..side {
                 let board = frame.px_to_board(Point2::new(col as f64, row as f64));
-                let on_surface = board.x.abs() < HALF_SURFACE_MM - 1.0
-                    && board.y.abs() < HALF_SURFACE_MM - 1.0
+                let inside = HALF_SURFACE_MM - EDGE_SHADOW_MM;
+                let on_surface = board.x.abs() < inside
+                    && board.y.abs() < inside
                     && Pocket::ALL
                         .iter()
                         .all(|&p| (board - pocket_centre(p)).norm() > hole);

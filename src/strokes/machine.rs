@@ -520,7 +520,13 @@ mod tests {
                 discs,
                 occluders: Vec::new(),
             };
-            machine.push(&tracker.update(&detections));
+            // As the pipeline does: the first frame seeds the tracker.
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            machine.push(&tracks);
         }
         machine.finish()
     }

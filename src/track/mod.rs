@@ -523,6 +523,15 @@ mod tests {
         }
     }
 
+    /// The pipeline's order: the first frame seeds the tracker, later ones update it.
+    fn feed(tracker: &mut Tracker, detections: Detections) -> TrackFrame {
+        if detections.index == 0 {
+            tracker.seed(&detections)
+        } else {
+            tracker.update(&detections)
+        }
+    }
+
     fn frame(index: u64, discs: Vec<Detection>) -> Detections {
         Detections {
             index,
@@ -547,10 +556,13 @@ mod tests {
         let mut last = None;
         for i in 0..20u64 {
             let x = -100.0 + 10.0 * i as f64;
-            let f = tracker.update(&frame(
-                i,
-                vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
-            ));
+            let f = feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
+                ),
+            );
             let ids = (id_of(&f, Piece::White), id_of(&f, Piece::Black));
             if i >= 2 {
                 assert_eq!(f.tracks.len(), 2);
@@ -572,26 +584,32 @@ mod tests {
     fn a_struck_striker_jumping_170_mm_keeps_its_identity() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(
-                i,
-                vec![
-                    disc(Piece::Striker, 0.0, -270.0),
-                    disc(Piece::White, 50.0, 0.0),
-                ],
-            ));
+            feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::Striker, 0.0, -270.0),
+                        disc(Piece::White, 50.0, 0.0),
+                    ],
+                ),
+            );
         }
         let before = tracker
             .tracks()
             .find(|t| t.piece == Piece::Striker)
             .unwrap()
             .id;
-        let f = tracker.update(&frame(
-            3,
-            vec![
-                disc(Piece::Striker, 0.0, -100.0),
-                disc(Piece::White, 50.0, 0.0),
-            ],
-        ));
+        let f = feed(
+            &mut tracker,
+            frame(
+                3,
+                vec![
+                    disc(Piece::Striker, 0.0, -100.0),
+                    disc(Piece::White, 50.0, 0.0),
+                ],
+            ),
+        );
         assert_eq!(id_of(&f, Piece::Striker), vec![before]);
         assert!(f.events.is_empty(), "{:?}", f.events);
     }
@@ -600,13 +618,16 @@ mod tests {
     fn a_piece_under_a_hand_stays_and_one_in_the_open_vanishes() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(
-                i,
-                vec![
-                    disc(Piece::Black, 100.0, 100.0),
-                    disc(Piece::Queen, -200.0, 0.0),
-                ],
-            ));
+            feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::Black, 100.0, 100.0),
+                        disc(Piece::Queen, -200.0, 0.0),
+                    ],
+                ),
+            );
         }
         let hand = Occluder {
             min: Point2::new(80.0, 80.0),
@@ -643,8 +664,74 @@ mod tests {
                 .events,
         );
         for i in 1..6 {
-            events.extend(tracker.update(&frame(i, vec![])).events);
+            events.extend(feed(&mut tracker, frame(i, vec![])).events);
         }
         assert!(events.is_empty(), "{events:?}");
+    }
+
+    #[test]
+    fn a_still_disc_appearing_in_the_open_is_no_piece_but_one_put_down_by_hand_is() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut events = Vec::new();
+        for i in 0..10 {
+            events.extend(
+                feed(
+                    &mut tracker,
+                    frame(i, vec![disc(Piece::Black, 100.0, 100.0)]),
+                )
+                .events,
+            );
+        }
+        // Not seeded (frame 0 has it, so it is): start a fresh tracker with an empty first frame.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        events.clear();
+        feed(&mut tracker, frame(0, vec![]));
+        for i in 1..10 {
+            events.extend(
+                feed(
+                    &mut tracker,
+                    frame(i, vec![disc(Piece::Black, 100.0, 100.0)]),
+                )
+                .events,
+            );
+        }
+        assert!(events.is_empty(), "a ghost became a piece: {events:?}");
+        let mut hand = frame(10, vec![disc(Piece::White, -100.0, 50.0)]);
+        hand.occluders.push(Occluder {
+            min: Point2::new(-140.0, 0.0),
+            max: Point2::new(-60.0, 400.0),
+            cause: OcclusionCause::Hand,
+        });
+        feed(&mut tracker, hand);
+        let f = feed(
+            &mut tracker,
+            frame(11, vec![disc(Piece::White, -100.0, 50.0)]),
+        );
+        assert_eq!(id_of(&f, Piece::White).len(), 1, "{:?}", f.events);
+        assert!(id_of(&f, Piece::Black).is_empty());
+    }
+
+    #[test]
+    fn a_resting_piece_is_placed_at_the_mean_of_its_jittering_detections() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut f = feed(&mut tracker, frame(0, vec![disc(Piece::White, 10.0, 10.0)]));
+        for i in 1..21 {
+            let jitter = if i % 2 == 0 { 2.0 } else { -2.0 };
+            f = feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, 10.0 + jitter, 10.0)]),
+            );
+        }
+        let white = &f.tracks[0];
+        assert!(
+            (white.position.x - 10.0).abs() < 0.2,
+            "{:?}",
+            white.position
+        );
+        assert!(
+            white.speed() < 5.0,
+            "a resting piece moves at {}",
+            white.speed()
+        );
     }
 }
