@@ -7,11 +7,16 @@ set -euo pipefail
 short=${1:-60}
 long=${2:-600}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/main/target}
-cargo build --release --quiet --bin carrom --example decode-only
-bin="$CARGO_TARGET_DIR/release/carrom"
-decode="$CARGO_TARGET_DIR/release/examples/decode-only"
+# CARGO_FLAGS: extra cargo arguments, e.g. --config for a shared target dir.
+# shellcheck disable=SC2086
+cargo build --release --quiet ${CARGO_FLAGS:-} --bin carrom --example decode-only
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Copies, so another worktree building into the shared target dir cannot
+# swap the binaries mid-run.
+cp "$CARGO_TARGET_DIR/release/carrom" "$CARGO_TARGET_DIR/release/examples/decode-only" "$work/"
+bin="$work/carrom"
+decode="$work/decode-only"
 for seconds in "$short" "$long"; do
   dir="$work/$seconds"
   "$bin" sim --seed 900 --out "$dir" --width 1280 --height 720 --fps 30 \

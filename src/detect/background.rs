@@ -1,6 +1,11 @@
 //! A per-pixel model of the empty board in the top view: learned from the
 //! frames themselves, updated only where no piece or hand is, and compared
 //! with each frame after correcting for the lamp's overall brightness.
+//! Foreground that holds still and that no tracked piece explains is learned
+//! after a while, so ghosts (a hand in the first frame, a marking the
+//! drawing lacks) fade instead of becoming pieces.
+
+use super::prior::BoardPrior;
 
 /// Foreground threshold never goes below this (0–255 per channel), so a clean
 /// synthetic frame with no noise does not turn every rounding into a piece.
@@ -15,6 +20,15 @@ const MAD_TO_SIGMA: f32 = 1.4826;
 /// Every this many pixels, one is sampled to estimate lamp gain and noise.
 const SAMPLE_STRIDE: usize = 7;
 
+/// Frames a pixel must hold still (no change beyond the noise threshold)
+/// before foreground there that no tracked piece explains is taken into the
+/// empty board: a marking the drawing lacks, or the ghost of a hand.
+const STILL_FRAMES_TO_LEARN: u8 = 15;
+
+/// Frames a pixel that looks like the predicted empty board must hold still
+/// before it is learned, however it differs from the model.
+const STILL_FRAMES_TO_LEARN_BOARD_LIKE: u8 = 3;
+
 /// The empty board, one BGR mean per top-view pixel.
 #[derive(Debug, Clone)]
 pub struct Background {
@@ -25,6 +39,12 @@ pub struct Background {
     gain: f32,
     threshold: f32,
     scratch: Vec<f32>,
+    prior: Option<BoardPrior>,
+    prior_threshold: f32,
+    differs: Vec<bool>,
+    board_like: Vec<bool>,
+    previous: Vec<u8>,
+    still: Vec<u8>,
 }
 
 impl Background {
@@ -38,7 +58,80 @@ impl Background {
             gain: 1.0,
             threshold: MIN_THRESHOLD,
             scratch: Vec::new(),
+            prior: None,
+            prior_threshold: MIN_THRESHOLD,
+            differs: vec![false; width * height],
+            board_like: vec![false; width * height],
+            previous: Vec::new(),
+            still: vec![0; width * height],
         }
+    }
+
+    /// A model of the empty board from a frame that may show pieces and a
+    /// hand: where the frame agrees with the `prior` prediction it is taken
+    /// as it is (wood grain and all), elsewhere the prediction stands in.
+    pub fn from_frame_and_prior(
+        bgr: &[u8],
+        width: usize,
+        height: usize,
+        prior: BoardPrior,
+    ) -> Background {
+        let mut model = Background::from_bgr(bgr, width, height);
+        let threshold = noise_threshold(
+            &mut model.scratch,
+            |i| prior.applies[i].then(|| prior.distance(i, &bgr[3 * i..3 * i + 3], 1.0)),
+            model.known.len(),
+        );
+        for i in 0..model.known.len() {
+            let predicted = &prior.bgr[3 * i..3 * i + 3];
+            // Half the threshold: a white piece is only a little lighter than
+            // the wood, and must not be taken for the board.
+            if prior.applies[i] && prior.distance(i, &bgr[3 * i..3 * i + 3], 1.0) > 0.5 * threshold
+            {
+                model.mean[3 * i..3 * i + 3].copy_from_slice(predicted);
+            }
+        }
+        model.prior_threshold = threshold;
+        model
+    }
+
+    /// Mean BGR of the model (lamp gain applied) and of the prediction over
+    /// the pixels within `radius` of (column, row); the prediction is `None`
+    /// where there is none.
+    pub fn model_and_prior_near(
+        &self,
+        column: f64,
+        row: f64,
+        radius: f64,
+    ) -> ([f64; 3], Option<[f64; 3]>) {
+        let (mut model, mut prior, mut n, mut n_prior) = ([0.0; 3], [0.0; 3], 0.0, 0.0);
+        let r2 = radius * radius;
+        let rows = (row - radius).floor().max(0.0) as usize
+            ..=((row + radius).ceil().max(0.0) as usize).min(self.height.saturating_sub(1));
+        for y in rows {
+            let columns = (column - radius).floor().max(0.0) as usize
+                ..=((column + radius).ceil().max(0.0) as usize).min(self.width.saturating_sub(1));
+            for x in columns {
+                let (dx, dy) = (x as f64 - column, y as f64 - row);
+                if dx * dx + dy * dy > r2 {
+                    continue;
+                }
+                let i = y * self.width + x;
+                for (sum, &mean) in model.iter_mut().zip(&self.mean[3 * i..3 * i + 3]) {
+                    *sum += f64::from(mean * self.gain);
+                }
+                n += 1.0;
+                if let Some(p) = self.prior.as_ref().filter(|p| p.applies[i]) {
+                    for (sum, &predicted) in prior.iter_mut().zip(&p.bgr[3 * i..3 * i + 3]) {
+                        *sum += f64::from(predicted * self.gain);
+                    }
+                    n_prior += 1.0;
+                }
+            }
+        }
+        let model = model.map(|v| v / f64::max(n, 1.0));
+        let prior = (n_prior > 0.5 * n && n > 0.0).then(|| prior.map(|v| v / n_prior));
+        (model, prior)
     }
 
     /// Width and height, pixels.
@@ -59,6 +152,20 @@ impl Background {
     /// Marks a disc of pixels as not yet seen empty.
     pub fn forget_disc(&mut self, column: f64, row: f64, radius: f64) {
         self.for_disc(column, row, radius, |bg, i| bg.known[i] = false);
+    }
+
+    /// Sets a disc of pixels to the predicted empty board (where there is a
+    /// prediction): for pieces known to lie there.
+    pub fn predict_disc(&mut self, column: f64, row: f64, radius: f64) {
+        let Some(prior) = self.prior.take() else {
+            return;
+        };
+        self.for_disc(column, row, radius, |bg, i| {
+            if prior.applies[i] {
+                bg.mean[3 * i..3 * i + 3].copy_from_slice(&prior.bgr[3 * i..3 * i + 3]);
+            }
+        });
+        self.prior = Some(prior);
     }
 
     /// Sets a disc of pixels to a colour (an estimate of the board there).
@@ -140,14 +247,31 @@ impl Background {
         }
         let typical = median(&mut self.scratch).unwrap_or(0.0);
         self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
+        let has_previous = self.previous.len() == bgr.len();
         for (i, out) in mask.iter_mut().enumerate().take(self.known.len()) {
-            let d = difference(&self.mean[3 * i..3 * i + 3], &bgr[3 * i..3 * i + 3]);
-            *out = if self.known[i] && d > self.threshold {
-                255
-            } else {
+            let pixel = &bgr[3 * i..3 * i + 3];
+            let d = difference(&self.mean[3 * i..3 * i + 3], pixel);
+            let differs = self.known[i] && d > self.threshold;
+            self.differs[i] = differs;
+            *out = if differs { 255 } else { 0 };
+            let changed = !has_previous
+                || (0..3)
+                    .map(|c| pixel[c].abs_diff(self.previous[3 * i + c]))
+                    .max()
+                    .unwrap_or(0) as f32
+                    > self.threshold;
+            self.still[i] = if changed {
                 0
+            } else {
+                self.still[i].saturating_add(1)
             };
+            self.board_like[i] = differs
+                && self.prior.as_ref().is_some_and(|p| {
+                    p.applies[i] && p.distance(i, pixel, gain) <= self.prior_threshold
+                });
         }
+        self.previous.clear();
+        self.previous.extend_from_slice(bgr);
     }
 
     fn estimate_gain(&mut self, bgr: &[u8]) {
@@ -175,7 +299,18 @@ impl Background {
             if b != 0 {
                 continue;
             }
-            let weight = if self.known[i] { rate } else { 1.0 };
+            let weight = if !self.known[i] {
+                1.0
+            } else if !self.differs[i] {
+                rate
+            } else if self.still[i] >= STILL_FRAMES_TO_LEARN
+                || (self.board_like[i] && self.still[i] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
+            {
+                // Still foreground that no tracked piece explains: a ghost.
+                1.0
+            } else {
+                continue;
+            };
             for c in 0..3 {
                 let seen = f32::from(bgr[3 * i + c]) * inverse_gain;
                 let m = &mut self.mean[3 * i + c];
@@ -184,6 +319,19 @@ impl Background {
             self.known[i] = true;
         }
     }
+}
+
+/// A foreground threshold from sampled differences: the typical difference
+/// plus several robust deviations, never below [`MIN_THRESHOLD`].
+fn noise_threshold(
+    scratch: &mut Vec<f32>,
+    difference: impl Fn(usize) -> Option<f32>,
+    len: usize,
+) -> f32 {
+    scratch.clear();
+    scratch.extend((0..len).step_by(SAMPLE_STRIDE).filter_map(difference));
+    let typical = median(scratch).unwrap_or(0.0);
+    (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD)
 }
 
 /// The median of `values` (reordered in place), or `None` when empty.

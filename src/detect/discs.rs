@@ -11,16 +11,14 @@ use thiserror::Error;
 
 use super::background::Background;
 use super::colours::{ColourModels, ColourSample};
+use super::prior::InkMap;
 use super::topview::Rectified;
 use super::{Detection, Detections, Occluder, OcclusionCause};
 use crate::geometry::spec::{
-    BASE_CIRCLE_RED_DIAMETER_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
-    STRIKER_RADIUS_MM,
+    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{
-    break_arrangement, disc_on_playing_surface, pocket_centre, Piece, Pocket, Seat,
-};
-use crate::template::TemplateFrame;
+use crate::geometry::{break_arrangement, pocket_centre, Piece, Pocket, Seat};
+use crate::template::{TemplateError, TemplateFrame};
 
 /// The three pieces told apart by colour; the striker is told by its size.
 const CARROMMAN_CLASSES: [Piece; 3] = [Piece::White, Piece::Black, Piece::Queen];
@@ -41,9 +39,17 @@ const COLOUR_SAMPLE_FRACTION: f64 = 0.5;
 /// playing surface is a hand or an arm.
 const HAND_MIN_STRIKER_AREAS: f64 = 3.0;
 
-/// How far past the playing surface's edge (mm) a blob must reach to count
-/// as coming in from outside the board.
-const HAND_REACH_MM: f64 = 8.0;
+/// How near the playing surface's edge (mm) a blob must reach to count as
+/// coming in from outside the board. Inside the edge, not past it: the frame
+/// round the surface has no prediction, so a hand lying there in the first
+/// frame is part of the model until it moves.
+const HAND_REACH_MM: f64 = -12.0;
+
+/// A hand's blob is at least this many carromman radii thick somewhere.
+const HAND_MIN_THICKNESS_FRACTION: f64 = 1.2;
+
+/// Width (px) of the dilation that joins the parts of an arm.
+const HAND_JOIN_PX: i32 = 7;
 
 /// Margin (mm) added round a hand's box: fingers cast shadows and blur.
 const HAND_MARGIN_MM: f64 = 15.0;
@@ -54,6 +60,14 @@ const BREAK_MATCH_MIN: usize = 17;
 
 /// A pocket hole must be darker than this fraction of the board's median luma.
 const POCKET_MAX_RELATIVE_LUMA: f64 = 0.6;
+
+/// A disc whose colour is this many times nearer the predicted empty board
+/// than the learned one is a ghost.
+const GHOST_RATIO: f64 = 0.4;
+
+/// A sample adapts its class's colour model only when classified at least
+/// this clearly, so markings and blurred streaks do not drag the models.
+const CONFIDENT_TO_ADAPT: f64 = 0.7;
 
 /// Why detection failed.
 #[derive(Debug, Error)]
@@ -73,6 +87,14 @@ pub enum DetectError {
         got: i32,
         /// The expected side.
         expected: i32,
+    },
+    /// The board drawing for the empty-board prediction failed.
+    #[error("frame {frame}: cannot draw the board to predict the empty board")]
+    Template {
+        /// The frame.
+        frame: u64,
+        /// Why.
+        source: TemplateError,
     },
     /// OpenCV failed.
     #[error("OpenCV failed while {action}")]
@@ -103,7 +125,7 @@ impl Default for DetectorOptions {
     fn default() -> DetectorOptions {
         DetectorOptions {
             learning_rate: 0.03,
-            colour_adaptation: 0.02,
+            colour_adaptation: 0.005,
         }
     }
 }
@@ -134,6 +156,8 @@ pub struct Detector {
     busy: Vec<u8>,
     opened: Mat,
     kernel: Mat,
+    grown: Mat,
+    join_kernel: Mat,
 }
 
 impl Detector {
@@ -169,6 +193,15 @@ impl Detector {
             busy: vec![0; (side * side) as usize],
             opened: Mat::default(),
             kernel,
+            grown: Mat::default(),
+            join_kernel: cv(
+                "making the joining kernel",
+                imgproc::get_structuring_element(
+                    imgproc::MORPH_ELLIPSE,
+                    Size::new(HAND_JOIN_PX, HAND_JOIN_PX),
+                    Point::new(-1, -1),
+                ),
+            )?,
         })
     }
 
@@ -251,7 +284,7 @@ impl Detector {
                 cause: OcclusionCause::UnknownBackground,
             });
         }
-        self.learn(bytes, &discs, known, &occluders, side);
+        self.learn(bytes, known, side);
         Ok(Detections {
             index: view.index,
             t: view.t,
@@ -263,10 +296,24 @@ impl Detector {
     /// Removes hand-sized blobs reaching in over the frame from the opened
     /// foreground and returns their boxes.
     fn remove_hands(&mut self) -> Result<Vec<Occluder>, DetectError> {
+        // Sleeve bands and knuckles can match the board and cut an arm in
+        // pieces; blobs are joined across such gaps before they are judged.
+        cv(
+            "joining blobs across gaps",
+            imgproc::dilate(
+                &self.opened,
+                &mut self.grown,
+                &self.join_kernel,
+                Point::new(-1, -1),
+                1,
+                core::BORDER_CONSTANT,
+                Scalar::all(0.0),
+            ),
+        )?;
         let count = cv(
             "labelling foreground blobs",
             imgproc::connected_components_with_stats(
-                &self.opened,
+                &self.grown,
                 &mut self.labels,
                 &mut self.stats,
                 &mut self.centroids,
@@ -278,7 +325,34 @@ impl Detector {
         let reach = HALF_SURFACE_MM + HAND_REACH_MM;
         let mut hands = Vec::new();
         let mut hand_labels = Vec::new();
+        // An arm is thicker than any piece; a shadow band along the frame or
+        // a row of touching pieces is not.
+        cv(
+            "measuring blob thickness",
+            imgproc::distance_transform(
+                &self.opened,
+                &mut self.distance,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            ),
+        )?;
+        let mut thickness = vec![0.0f32; count.max(0) as usize];
+        {
+            let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
+            let distance = cv("reading blob thickness", self.distance.data_typed::<f32>())?;
+            for (&label, &d) in labels.iter().zip(distance) {
+                if let Some(t) = thickness.get_mut(label as usize) {
+                    *t = t.max(d);
+                }
+            }
+        }
+        let min_thickness =
+            (HAND_MIN_THICKNESS_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
         for label in 1..count {
+            if thickness[label as usize] < min_thickness {
+                continue;
+            }
             let stat =
                 |field| cv("reading blob stats", self.stats.at_2d::<i32>(label, field)).copied();
             let (left, top) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
@@ -317,6 +391,21 @@ impl Detector {
             }
         }
         Ok(hands)
+    }
+
+    /// Whether a disc's inner colour is much nearer the predicted empty board
+    /// than the model of it: the ghost of something the model learned that
+    /// has gone (a hand in the first frame), not a piece.
+    fn looks_like_empty_board(&self, seen: &[f64; 3], x: f64, y: f64, radius: f64) -> bool {
+        let Some(background) = self.background.as_ref() else {
+            return false;
+        };
+        let (model, prior) = background.model_and_prior_near(x, y, COLOUR_SAMPLE_FRACTION * radius);
+        let Some(prior) = prior else {
+            return false;
+        };
+        let distance = |a: &[f64; 3]| (0..3).map(|c| (a[c] - seen[c]).abs()).fold(0.0, f64::max);
+        distance(&prior) < GHOST_RATIO * distance(&model)
     }
 
     /// Disc centres from the distance transform of the opened foreground.
@@ -389,16 +478,18 @@ impl Detector {
             };
             let (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(model_radius_mm));
             let centre = self.frame.px_to_board(Point2::new(cx, cy));
+            if centre.x.abs() > HALF_SURFACE_MM || centre.y.abs() > HALF_SURFACE_MM {
+                // Off the playing surface: the frame, the table, a sleeve.
+                continue;
+            }
             let luma = match board_luma {
                 Some(luma) => luma,
                 None => self.background.as_ref().map_or(128.0, |b| {
                     b.luma_at(cx.round() as usize, cy.round() as usize)
                 }),
             };
-            let sample = ColourSample::from_bgr(
-                mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px),
-                luma,
-            );
+            let sample_bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
+            let sample = ColourSample::from_bgr(sample_bgr, luma);
             let (piece, confidence) = if radius_mm >= striker_threshold_mm {
                 (Piece::Striker, 1.0)
             } else {
@@ -406,7 +497,10 @@ impl Detector {
                     .classify(&sample, &CARROMMAN_CLASSES)
                     .unwrap_or((Piece::White, 0.0))
             };
-            if confidence > 0.5 {
+            if self.looks_like_empty_board(&sample_bgr, cx, cy, radius_px) {
+                continue;
+            }
+            if confidence > CONFIDENT_TO_ADAPT {
                 self.models
                     .adapt(piece, &sample, self.options.colour_adaptation);
             }
@@ -420,35 +514,15 @@ impl Detector {
         Ok(discs)
     }
 
-    /// Learns the empty board everywhere except under discs, known pieces
-    /// and hands.
-    fn learn(
-        &mut self,
-        bytes: &[u8],
-        discs: &[Detection],
-        known: &[KnownDisc],
-        occluders: &[Occluder],
-        side: usize,
-    ) {
+    /// Learns the empty board everywhere except under the pieces the tracker
+    /// holds: other foreground (a ghost, a marking the drawing lacks) is
+    /// learned once it holds still; see [`Background::update`].
+    fn learn(&mut self, bytes: &[u8], known: &[KnownDisc], side: usize) {
         self.busy.iter_mut().for_each(|b| *b = 0);
-        let discs = discs
-            .iter()
-            .map(|d| (d.centre, d.radius_mm))
-            .chain(known.iter().map(|k| (k.centre, k.radius_mm)));
-        for (centre, radius_mm) in discs {
+        for &KnownDisc { centre, radius_mm } in known {
             let px = self.frame.board_to_px(centre);
             let radius_px = radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
             mark_disc(&mut self.busy, side, px.x, px.y, radius_px);
-        }
-        for hand in occluders.iter().filter(|o| o.cause == OcclusionCause::Hand) {
-            let a = self.frame.board_to_px(Point2::new(hand.min.x, hand.max.y));
-            let b = self.frame.board_to_px(Point2::new(hand.max.x, hand.min.y));
-            let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
-            for y in clamp(a.y)..=clamp(b.y) {
-                self.busy[y * side + clamp(a.x)..=y * side + clamp(b.x)]
-                    .iter_mut()
-                    .for_each(|v| *v = 1);
-            }
         }
         if let Some(background) = self.background.as_mut() {
             background.update(bytes, &self.busy, self.options.learning_rate);
@@ -464,45 +538,24 @@ impl Detector {
         let side = self.side as usize;
         let board_luma = self.surface_luma(bytes, side);
         self.check_pockets(bytes, side, board_luma, view.index)?;
-        if let Some(discs) = self.match_break(bytes, side, board_luma) {
-            let mut background = Background::from_bgr(bytes, side, side);
-            let radius = self.mm_to_px(CARROMMAN_RADIUS_MM) + 2.0;
-            for disc in &discs {
+        let ink_map = InkMap::new(&self.frame).map_err(|source| DetectError::Template {
+            frame: view.index,
+            source,
+        })?;
+        let prior = ink_map.predict(bytes);
+        self.background = Some(Background::from_frame_and_prior(bytes, side, side, prior));
+        let break_discs = self.match_break(bytes, side, board_luma);
+        if let (Some(discs), Some(background)) = (&break_discs, self.background.as_mut()) {
+            let radius = self.frame.px_per_mm * CARROMMAN_RADIUS_MM * 1.3 + 1.0;
+            for disc in discs {
                 let px = self.frame.board_to_px(disc.centre);
-                background.forget_disc(px.x, px.y, radius);
+                background.predict_disc(px.x, px.y, radius);
             }
-            self.background = Some(background);
-            return Ok(Detections {
-                index: view.index,
-                t: view.t,
-                discs,
-                occluders: Vec::new(),
-            });
         }
-        let kernel = (2.5 * 2.0 * self.mm_to_px(CARROMMAN_RADIUS_MM)).round() as i32 | 1;
-        let mut smooth = Mat::default();
-        cv(
-            "smoothing the first frame",
-            imgproc::median_blur(&view.image, &mut smooth, kernel.max(3)),
-        )?;
-        let smooth_bytes = cv("reading the smoothed frame", smooth.data_bytes())?;
-        self.background = Some(Background::from_bgr(smooth_bytes, side, side));
         let mut detections = self.detect(view, &[])?;
-        detections.discs.retain(|disc| !looks_like_marking(disc));
-        // Where no disc lies the frame itself is the best picture of the board.
-        if let Some(background) = self.background.as_mut() {
-            let mut fresh = Background::from_bgr(bytes, side, side);
-            for disc in &detections.discs {
-                let px = self.frame.board_to_px(disc.centre);
-                let r = disc.radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
-                let estimate = background_colour(smooth_bytes, side, px.x, px.y);
-                fresh.fill_disc(px.x, px.y, r, estimate);
-            }
-            *background = fresh;
+        if let Some(discs) = break_discs {
+            detections.discs = discs;
         }
-        detections
-            .occluders
-            .retain(|o| o.cause == OcclusionCause::Hand);
         Ok(detections)
     }
 
@@ -623,26 +676,6 @@ fn fit_disc(mask: &[u8], side: usize, x: f64, y: f64, radius: f64) -> (f64, f64)
     (cx, cy)
 }
 
-/// Whether a disc found against the smoothed first frame is more likely a
-/// printed marking or a pocket than a piece: a pocket hole, a red base-circle
-/// disc (smaller than a carromman), or a red disc exactly on the centre circle.
-fn looks_like_marking(disc: &Detection) -> bool {
-    // The smoothed estimate is poor round the pockets and along the frame.
-    let in_pocket = Pocket::ALL
-        .iter()
-        .any(|&p| (disc.centre - pocket_centre(p)).norm() < 2.0 * POCKET_RADIUS_MM)
-        || !disc_on_playing_surface(disc.centre, disc.radius_mm);
-    let small_red_disc = disc.piece == Piece::Queen
-        && disc.radius_mm < (BASE_CIRCLE_RED_DIAMETER_MM / 2.0 + CARROMMAN_RADIUS_MM) / 2.0;
-    let on_centre_circle =
-        disc.piece == Piece::Queen && disc.centre.coords.norm() < MARKING_CENTRE_TOLERANCE_MM;
-    in_pocket || small_red_disc || on_centre_circle
-}
-
-/// How close (mm) to the board centre a red disc must be to be taken for the
-/// centre circle when bootstrapping.
-const MARKING_CENTRE_TOLERANCE_MM: f64 = 3.0;
-
 /// Mean BGR of the pixels within `radius` of (x, y).
 fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] {
     let radius = radius.max(1.0);
@@ -667,10 +700,6 @@ fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] 
         return [0.0; 3];
     }
     sum.map(|s| s / n)
-}
-
-fn background_colour(bytes: &[u8], side: usize, x: f64, y: f64) -> [f32; 3] {
-    mean_bgr(bytes, side, x, y, 1.0).map(|v| v as f32)
 }
 
 fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64) {
@@ -793,17 +822,58 @@ mod tests {
     }
 
     #[test]
-    fn a_first_frame_with_the_break_is_recognised_and_hides_its_board() {
+    fn a_first_frame_with_the_break_is_recognised_and_the_board_under_it_predicted() {
         let pieces = break_arrangement(Seat::North);
         let mut detector = detector();
         let detections = detector.detect(&view_of(&pieces), &[]).unwrap();
         assert_found(&detections.discs, &pieces, 0.01);
+        // The empty board under the cluster comes from the drawing, so the
+        // pieces are seen against it in the next frame: all but the Queen,
+        // whose red matches the red centre circle under her.
         let later = detector.detect(&view_of(&pieces), &[]).unwrap();
-        assert!(
-            later.is_occluded(Point2::origin(), 0.0),
-            "{:?}",
-            later.occluders
-        );
+        assert!(!later.is_occluded(Point2::origin(), 0.0));
+        let others: Vec<PlacedPiece> = pieces
+            .iter()
+            .copied()
+            .filter(|p| p.piece != Piece::Queen)
+            .collect();
+        let found: Vec<Detection> = later
+            .discs
+            .iter()
+            .copied()
+            .filter(|d| d.centre.coords.norm() > CARROMMAN_RADIUS_MM)
+            .collect();
+        assert_found(&found, &others, BLACK_ON_INK_TOLERANCE_MM);
+    }
+
+    #[test]
+    fn an_arm_over_the_first_frame_is_a_hand_not_a_row_of_pieces() {
+        // On plain wood: a black piece on black ink is a known weak spot.
+        let pieces = [placed(Piece::Black, 200.0, 50.0)];
+        let mut view = view_of(&pieces);
+        let frame = view.frame;
+        let corner = |x: f64, y: f64| {
+            let p = frame.board_to_px(Point2::new(x, y));
+            Point::new(p.x.round() as i32, p.y.round() as i32)
+        };
+        let arm = core::Vector::<Point>::from(vec![
+            corner(-60.0, -480.0),
+            corner(40.0, -480.0),
+            corner(30.0, -20.0),
+            corner(-50.0, -20.0),
+        ]);
+        imgproc::fill_convex_poly(
+            &mut view.image,
+            &arm,
+            Scalar::new(90.0, 120.0, 170.0, 0.0),
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let mut detector = detector();
+        let detections = detector.detect(&view, &[]).unwrap();
+        assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
+        assert!(detections.is_occluded(Point2::new(-10.0, -200.0), 0.0));
     }
 
     #[test]

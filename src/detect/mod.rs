@@ -6,6 +6,8 @@
 //! - [`video`]: decoded frames ([`Frame`]) with errors that name the file and frame;
 //! - [`topview`]: the frame warped to a top view of the board ([`Rectified`])
 //!   through remap tables precomputed from a [`BoardCamera`];
+//! - [`prior`]: the empty board predicted from the ICF drawing and a frame,
+//!   so a first frame with pieces and a hand still gives a clean model;
 //! - [`background`] and [`discs`]: an adaptive model of the empty board, the
 //!   foreground against it, and discs found in it by their ICF sizes and
 //!   classified by the [`colours`] models ([`Detections`]).
@@ -13,6 +15,7 @@
 pub mod background;
 pub mod colours;
 pub mod discs;
+pub mod prior;
 pub mod topview;
 pub mod video;
 

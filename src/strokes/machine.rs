@@ -71,6 +71,53 @@ pub struct VisionExtra {
     /// Disagreements and oddities, with their times.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alerts: Vec<VisionNote>,
+    /// Where every piece lay when the stroke came to rest (absent when the
+    /// clip ended first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rest: Option<RestSnapshot>,
+}
+
+/// The pieces seen at the moment a stroke came to rest, for checking rest
+/// positions against ground truth and for review.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RestSnapshot {
+    /// Index of the frame the stroke was declared at rest in.
+    pub frame: u64,
+    /// Seconds from the start of the clip.
+    pub t: f64,
+    /// Every confirmed piece and where it lies, board mm.
+    pub pieces: Vec<RestingPiece>,
+}
+
+/// One piece at rest.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RestingPiece {
+    /// The piece.
+    pub piece: Piece,
+    /// Centre, board mm (east).
+    pub x: f64,
+    /// Centre, board mm (north).
+    pub y: f64,
+}
+
+impl RestSnapshot {
+    /// The confirmed tracks of `frame`, as resting pieces.
+    pub fn of(frame: &TrackFrame) -> RestSnapshot {
+        RestSnapshot {
+            frame: frame.index,
+            t: frame.t,
+            pieces: frame
+                .tracks
+                .iter()
+                .map(|track| RestingPiece {
+                    piece: track.piece,
+                    // Rounded to a hundredth of a mm: finer than any camera sees.
+                    x: (track.position.x * 100.0).round() / 100.0,
+                    y: (track.position.y * 100.0).round() / 100.0,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Pieces seen on the board, by kind.
@@ -177,7 +224,7 @@ impl StrokeMachine {
                     if s.speed() >= self.options.strike_speed {
                         // Moving with no placement seen: the clip began mid-stroke
                         // (or the placement was hidden under a hand).
-                        let seat = seat_at(s.position).unwrap_or_else(|| nearest_seat(s.position));
+                        let seat = launch_seat(s);
                         struck = Some(seat);
                         self.start(frame, s, seat, None, first_frame, frame.t);
                     } else if s.speed() < self.options.rest_speed && !s.hidden {
@@ -230,7 +277,8 @@ impl StrokeMachine {
                     .all(|t| t.speed() < self.options.rest_speed);
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
                 if rest >= self.options.rest_frames {
-                    if let Some(done) = self.current.take() {
+                    if let Some(mut done) = self.current.take() {
+                        done.vision.rest = Some(RestSnapshot::of(frame));
                         self.finished.push(done);
                     }
                     self.phase = Phase::Waiting { still_frames: 0 };
@@ -406,6 +454,25 @@ fn where_it_went(
     }
 }
 
+/// Step (mm) of the walk back along a striker's path to its seat.
+const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
+
+/// How far back (mm) along its path a striker first seen in motion is looked
+/// for on a seat's base lines.
+const LAUNCH_SEARCH_MM: f64 = 400.0;
+
+/// The seat a striker seen only in motion (its placement hidden under the
+/// hand) was played from: the first seat's base lines met walking back along
+/// its path from where it was first seen, else the nearest seat.
+fn launch_seat(striker: &Track) -> Seat {
+    let start = striker.first_seen_at();
+    let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
+    let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
+    (0..=steps)
+        .find_map(|k| seat_at(start + back * (k as f64 * LAUNCH_SEARCH_STEP_MM)))
+        .unwrap_or_else(|| nearest_seat(start))
+}
+
 fn nearest_seat(point: Point2<f64>) -> Seat {
     if point.y.abs() >= point.x.abs() {
         if point.y < 0.0 {
@@ -453,7 +520,13 @@ mod tests {
                 discs,
                 occluders: Vec::new(),
             };
-            machine.push(&tracker.update(&detections));
+            // As the pipeline does: the first frame seeds the tracker.
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            machine.push(&tracks);
         }
         machine.finish()
     }

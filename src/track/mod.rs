@@ -6,7 +6,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use crate::detect::{Detection, Detections, KnownDisc};
+use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
 use crate::geometry::{Piece, PlacedPiece};
 
@@ -28,6 +28,19 @@ pub struct TrackerOptions {
     pub confirm_frames: u32,
     /// Weight of the newest frame in the velocity estimate (0..=1).
     pub velocity_weight: f64,
+    /// A new disc that has not moved this far (mm) since first seen becomes a
+    /// track only where a hand was lately: pieces arrive moving or are put
+    /// down by hand, while a still disc appearing from nowhere is a marking
+    /// or a ghost in the empty-board model.
+    pub arrival_move_mm: f64,
+    /// Frames a hand's box is remembered for that rule.
+    pub hand_memory_frames: u32,
+    /// A detection within this distance (mm) of where a track has lain still
+    /// is jitter of the same resting piece, not motion.
+    pub jitter_mm: f64,
+    /// Frames a track at rest may go unseen before it is declared gone (a
+    /// piece at rest does not leave without moving first).
+    pub max_missed_frames_at_rest: u32,
 }
 
 impl Default for TrackerOptions {
@@ -39,6 +52,10 @@ impl Default for TrackerOptions {
             max_missed_frames: 2,
             confirm_frames: 2,
             velocity_weight: 0.7,
+            arrival_move_mm: CARROMMAN_RADIUS_MM * 0.6,
+            hand_memory_frames: 45,
+            max_missed_frames_at_rest: 6,
+            jitter_mm: 3.0,
         }
     }
 }
@@ -65,12 +82,22 @@ pub struct Track {
     votes: [f64; 4],
     seen_in_a_row: u32,
     missed: u32,
+    first_seen_at: Point2<f64>,
+    /// Detections averaged while the piece lies still (a pixel of jitter at
+    /// a low px/mm is millimetres), and how many.
+    settled_sum: Vector2<f64>,
+    settled_count: u32,
 }
 
 impl Track {
     /// Speed, mm/s.
     pub fn speed(&self) -> f64 {
         self.velocity.norm()
+    }
+
+    /// Where the track was first seen, board mm.
+    pub fn first_seen_at(&self) -> Point2<f64> {
+        self.first_seen_at
     }
 
     /// Radius of the piece, mm.
@@ -88,6 +115,26 @@ impl Track {
         let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
         self.piece = best.map_or(self.piece, |slot| PIECES[slot]);
     }
+}
+
+/// Most detections averaged into a resting piece's position.
+const MAX_SETTLED_SAMPLES: u32 = 30;
+
+/// Below this speed (mm/s) a track counts as at rest for how long it may
+/// go unseen.
+const AT_REST_MM_S: f64 = 40.0;
+
+/// Whether a tentative track has moved far enough since first seen to be a
+/// piece arriving on its own.
+fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
+    (track.position - track.first_seen_at).norm() >= distance_mm
+}
+
+/// Whether a point lies under one of the hands seen lately.
+fn near_hand(hands: &[(Occluder, u32)], point: Point2<f64>) -> bool {
+    hands
+        .iter()
+        .any(|(hand, _)| hand.covers(point, CARROMMAN_RADIUS_MM))
 }
 
 const PIECES: [Piece; 4] = [Piece::White, Piece::Black, Piece::Queen, Piece::Striker];
@@ -156,6 +203,7 @@ pub struct Tracker {
     tracks: Vec<Track>,
     next_id: u32,
     last_t: Option<f64>,
+    recent_hands: Vec<(Occluder, u32)>,
 }
 
 impl Tracker {
@@ -166,6 +214,7 @@ impl Tracker {
             tracks: Vec::new(),
             next_id: 0,
             last_t: None,
+            recent_hands: Vec::new(),
         }
     }
 
@@ -178,6 +227,7 @@ impl Tracker {
     pub fn known_discs(&self) -> Vec<KnownDisc> {
         self.tracks
             .iter()
+            .filter(|t| t.confirmed)
             .map(|t| KnownDisc {
                 centre: t.position,
                 radius_mm: t.radius_mm(),
@@ -253,12 +303,17 @@ impl Tracker {
 
         // Tracks not seen: hidden, coasting, or gone.
         let hand_present = detections.hand_present();
+        self.remember_hands(detections);
         let mut keep = vec![true; self.tracks.len()];
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
                     // Confirmed in an earlier frame; nothing new.
-                } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
+                } else if !track.confirmed
+                    && track.seen_in_a_row >= self.options.confirm_frames
+                    && (arrived_moving(track, self.options.arrival_move_mm)
+                        || near_hand(&self.recent_hands, track.position))
+                {
                     track.confirmed = true;
                     events.push(TrackEvent::Appeared {
                         id: track.id,
@@ -278,7 +333,13 @@ impl Tracker {
             track.missed += 1;
             if !track.confirmed {
                 keep[ti] = false;
-            } else if track.missed > self.options.max_missed_frames {
+            } else if track.missed
+                > if track.speed() < AT_REST_MM_S {
+                    self.options.max_missed_frames_at_rest
+                } else {
+                    self.options.max_missed_frames
+                }
+            {
                 keep[ti] = false;
                 let frame_dt = if dt > 0.0 { dt } else { 0.0 };
                 events.push(TrackEvent::Vanished {
@@ -313,6 +374,9 @@ impl Tracker {
                 votes: [0.0; 4],
                 seen_in_a_row: 1,
                 missed: 0,
+                first_seen_at: detection.centre,
+                settled_sum: detection.centre.coords,
+                settled_count: 1,
             };
             track.vote(detection);
             self.next_id += 1;
@@ -349,6 +413,9 @@ impl Tracker {
                 votes: [0.0; 4],
                 seen_in_a_row: self.options.confirm_frames,
                 missed: 0,
+                first_seen_at: detection.centre,
+                settled_sum: detection.centre.coords,
+                settled_count: 1,
             };
             // A known layout outweighs many frames of colour evidence.
             track.votes[piece_slot(detection.piece)] = 100.0;
@@ -356,6 +423,7 @@ impl Tracker {
             self.tracks.push(track);
         }
         self.last_t = Some(detections.t);
+        self.remember_hands(detections);
         TrackFrame {
             index: detections.index,
             t: detections.t,
@@ -363,6 +431,22 @@ impl Tracker {
             events: Vec::new(),
             hand_present: detections.hand_present(),
         }
+    }
+
+    /// Keeps this frame's hand boxes and forgets old ones.
+    fn remember_hands(&mut self, detections: &Detections) {
+        let memory = self.options.hand_memory_frames;
+        self.recent_hands.retain_mut(|(_, age)| {
+            *age += 1;
+            *age <= memory
+        });
+        self.recent_hands.extend(
+            detections
+                .occluders
+                .iter()
+                .filter(|o| o.cause == OcclusionCause::Hand)
+                .map(|o| (*o, 0)),
+        );
     }
 
     fn assign(
@@ -382,14 +466,29 @@ impl Tracker {
             detection_used[di] = true;
             let detection = &detections.discs[di];
             let track = &mut self.tracks[ti];
-            if dt > 0.0 && !track.hidden {
-                let measured = (detection.centre - track.position) / dt;
-                let w = self.options.velocity_weight;
-                track.velocity = measured * w + track.velocity * (1.0 - w);
+            let settled_at = track.settled_sum / f64::from(track.settled_count.max(1));
+            if (detection.centre.coords - settled_at).norm() <= self.options.jitter_mm {
+                // Still: average the detections; the speed decays to nothing.
+                if track.settled_count >= MAX_SETTLED_SAMPLES {
+                    track.settled_sum -= settled_at;
+                    track.settled_count -= 1;
+                }
+                track.settled_sum += detection.centre.coords;
+                track.settled_count += 1;
+                track.velocity *= 1.0 - self.options.velocity_weight;
+                track.position = Point2::from(track.settled_sum / f64::from(track.settled_count));
             } else {
-                track.velocity = Vector2::zeros();
+                if dt > 0.0 && !track.hidden {
+                    let measured = (detection.centre - track.position) / dt;
+                    let w = self.options.velocity_weight;
+                    track.velocity = measured * w + track.velocity * (1.0 - w);
+                } else {
+                    track.velocity = Vector2::zeros();
+                }
+                track.position = detection.centre;
+                track.settled_sum = detection.centre.coords;
+                track.settled_count = 1;
             }
-            track.position = detection.centre;
             track.hidden = false;
             track.missed = 0;
             track.seen_in_a_row = (track.seen_in_a_row + 1).min(self.options.confirm_frames.max(1));
@@ -424,6 +523,15 @@ mod tests {
         }
     }
 
+    /// The pipeline's order: the first frame seeds the tracker, later ones update it.
+    fn feed(tracker: &mut Tracker, detections: Detections) -> TrackFrame {
+        if detections.index == 0 {
+            tracker.seed(&detections)
+        } else {
+            tracker.update(&detections)
+        }
+    }
+
     fn frame(index: u64, discs: Vec<Detection>) -> Detections {
         Detections {
             index,
@@ -448,10 +556,13 @@ mod tests {
         let mut last = None;
         for i in 0..20u64 {
             let x = -100.0 + 10.0 * i as f64;
-            let f = tracker.update(&frame(
-                i,
-                vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
-            ));
+            let f = feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![disc(Piece::White, x, 0.0), disc(Piece::Black, -x, 5.0)],
+                ),
+            );
             let ids = (id_of(&f, Piece::White), id_of(&f, Piece::Black));
             if i >= 2 {
                 assert_eq!(f.tracks.len(), 2);
@@ -473,26 +584,32 @@ mod tests {
     fn a_struck_striker_jumping_170_mm_keeps_its_identity() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(
-                i,
-                vec![
-                    disc(Piece::Striker, 0.0, -270.0),
-                    disc(Piece::White, 50.0, 0.0),
-                ],
-            ));
+            feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::Striker, 0.0, -270.0),
+                        disc(Piece::White, 50.0, 0.0),
+                    ],
+                ),
+            );
         }
         let before = tracker
             .tracks()
             .find(|t| t.piece == Piece::Striker)
             .unwrap()
             .id;
-        let f = tracker.update(&frame(
-            3,
-            vec![
-                disc(Piece::Striker, 0.0, -100.0),
-                disc(Piece::White, 50.0, 0.0),
-            ],
-        ));
+        let f = feed(
+            &mut tracker,
+            frame(
+                3,
+                vec![
+                    disc(Piece::Striker, 0.0, -100.0),
+                    disc(Piece::White, 50.0, 0.0),
+                ],
+            ),
+        );
         assert_eq!(id_of(&f, Piece::Striker), vec![before]);
         assert!(f.events.is_empty(), "{:?}", f.events);
     }
@@ -501,13 +618,16 @@ mod tests {
     fn a_piece_under_a_hand_stays_and_one_in_the_open_vanishes() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
-            tracker.update(&frame(
-                i,
-                vec![
-                    disc(Piece::Black, 100.0, 100.0),
-                    disc(Piece::Queen, -200.0, 0.0),
-                ],
-            ));
+            feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::Black, 100.0, 100.0),
+                        disc(Piece::Queen, -200.0, 0.0),
+                    ],
+                ),
+            );
         }
         let hand = Occluder {
             min: Point2::new(80.0, 80.0),
@@ -544,8 +664,74 @@ mod tests {
                 .events,
         );
         for i in 1..6 {
-            events.extend(tracker.update(&frame(i, vec![])).events);
+            events.extend(feed(&mut tracker, frame(i, vec![])).events);
         }
         assert!(events.is_empty(), "{events:?}");
+    }
+
+    #[test]
+    fn a_still_disc_appearing_in_the_open_is_no_piece_but_one_put_down_by_hand_is() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut events = Vec::new();
+        for i in 0..10 {
+            events.extend(
+                feed(
+                    &mut tracker,
+                    frame(i, vec![disc(Piece::Black, 100.0, 100.0)]),
+                )
+                .events,
+            );
+        }
+        // Not seeded (frame 0 has it, so it is): start a fresh tracker with an empty first frame.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        events.clear();
+        feed(&mut tracker, frame(0, vec![]));
+        for i in 1..10 {
+            events.extend(
+                feed(
+                    &mut tracker,
+                    frame(i, vec![disc(Piece::Black, 100.0, 100.0)]),
+                )
+                .events,
+            );
+        }
+        assert!(events.is_empty(), "a ghost became a piece: {events:?}");
+        let mut hand = frame(10, vec![disc(Piece::White, -100.0, 50.0)]);
+        hand.occluders.push(Occluder {
+            min: Point2::new(-140.0, 0.0),
+            max: Point2::new(-60.0, 400.0),
+            cause: OcclusionCause::Hand,
+        });
+        feed(&mut tracker, hand);
+        let f = feed(
+            &mut tracker,
+            frame(11, vec![disc(Piece::White, -100.0, 50.0)]),
+        );
+        assert_eq!(id_of(&f, Piece::White).len(), 1, "{:?}", f.events);
+        assert!(id_of(&f, Piece::Black).is_empty());
+    }
+
+    #[test]
+    fn a_resting_piece_is_placed_at_the_mean_of_its_jittering_detections() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut f = feed(&mut tracker, frame(0, vec![disc(Piece::White, 10.0, 10.0)]));
+        for i in 1..21 {
+            let jitter = if i % 2 == 0 { 2.0 } else { -2.0 };
+            f = feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, 10.0 + jitter, 10.0)]),
+            );
+        }
+        let white = &f.tracks[0];
+        assert!(
+            (white.position.x - 10.0).abs() < 0.2,
+            "{:?}",
+            white.position
+        );
+        assert!(
+            white.speed() < 5.0,
+            "a resting piece moves at {}",
+            white.speed()
+        );
     }
 }
