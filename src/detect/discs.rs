@@ -284,7 +284,7 @@ impl Detector {
                 cause: OcclusionCause::UnknownBackground,
             });
         }
-        self.learn(bytes, known, side);
+        self.learn(bytes, known, &occluders, side);
         Ok(Detections {
             index: view.index,
             t: view.t,
@@ -514,11 +514,23 @@ impl Detector {
         Ok(discs)
     }
 
-    /// Learns the empty board everywhere except under the pieces the tracker
-    /// holds: other foreground (a ghost, a marking the drawing lacks) is
+    /// Learns the empty board everywhere except under hands and the pieces
+    /// the tracker holds: other foreground (a ghost, a marking the drawing lacks) is
     /// learned once it holds still; see [`Background::update`].
-    fn learn(&mut self, bytes: &[u8], known: &[KnownDisc], side: usize) {
+    fn learn(&mut self, bytes: &[u8], known: &[KnownDisc], occluders: &[Occluder], side: usize) {
         self.busy.iter_mut().for_each(|b| *b = 0);
+        // Nothing under a hand is learned: it may hide pieces no track holds
+        // yet (the break cluster under the hand that arranged it).
+        for hand in occluders.iter().filter(|o| o.cause == OcclusionCause::Hand) {
+            let a = self.frame.board_to_px(Point2::new(hand.min.x, hand.max.y));
+            let b = self.frame.board_to_px(Point2::new(hand.max.x, hand.min.y));
+            let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
+            for y in clamp(a.y)..=clamp(b.y) {
+                self.busy[y * side + clamp(a.x)..=y * side + clamp(b.x)]
+                    .iter_mut()
+                    .for_each(|v| *v = 1);
+            }
+        }
         for &KnownDisc { centre, radius_mm } in known {
             let px = self.frame.board_to_px(centre);
             let radius_px = radius_mm * self.frame.px_per_mm * 1.4 + 1.0;

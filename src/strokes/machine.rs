@@ -216,15 +216,17 @@ impl StrokeMachine {
     pub fn push(&mut self, frame: &TrackFrame) -> Option<Seat> {
         let first_frame = self.frames_seen == 0;
         self.frames_seen += 1;
-        let striker = frame.tracks.iter().find(|t| t.piece == Piece::Striker);
+        let striker = the_striker(&frame.tracks, self.options.strike_speed);
         let mut struck = None;
         match self.phase.clone() {
             Phase::Waiting { still_frames } => {
                 if let Some(s) = striker {
-                    if s.speed() >= self.options.strike_speed {
+                    if let Some(seat) = (s.speed() >= self.options.strike_speed)
+                        .then(|| launch_seat(s))
+                        .flatten()
+                    {
                         // Moving with no placement seen: the clip began mid-stroke
                         // (or the placement was hidden under a hand).
-                        let seat = launch_seat(s);
                         struck = Some(seat);
                         self.start(frame, s, seat, None, first_frame, frame.t);
                     } else if s.speed() < self.options.rest_speed && !s.hidden {
@@ -454,37 +456,36 @@ fn where_it_went(
     }
 }
 
+/// The striker among the tracks taken for one: a marking or a pair of
+/// touching pieces can pass for it by size, but only the real one is struck
+/// or set down on a seat's base lines. Fastest first, then one lying on a
+/// seat's base lines, then any.
+fn the_striker(tracks: &[Track], strike_speed: f64) -> Option<&Track> {
+    let strikers = || tracks.iter().filter(|t| t.piece == Piece::Striker);
+    strikers()
+        .filter(|t| t.speed() >= strike_speed)
+        .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+        .or_else(|| strikers().find(|t| seat_at(t.position).is_some()))
+        .or_else(|| strikers().next())
+}
+
 /// Step (mm) of the walk back along a striker's path to its seat.
 const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 
 /// How far back (mm) along its path a striker first seen in motion is looked
 /// for on a seat's base lines.
-const LAUNCH_SEARCH_MM: f64 = 400.0;
+const LAUNCH_SEARCH_MM: f64 = 250.0;
 
 /// The seat a striker seen only in motion (its placement hidden under the
 /// hand) was played from: the first seat's base lines met walking back along
-/// its path from where it was first seen, else the nearest seat.
-fn launch_seat(striker: &Track) -> Seat {
+/// its path from where it was first seen. `None` when its path leads back to
+/// no seat: a disc of the striker's size in motion that was never played
+/// from a seat (two touching carrommen, a blurred streak).
+fn launch_seat(striker: &Track) -> Option<Seat> {
     let start = striker.first_seen_at();
     let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
     let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
-    (0..=steps)
-        .find_map(|k| seat_at(start + back * (k as f64 * LAUNCH_SEARCH_STEP_MM)))
-        .unwrap_or_else(|| nearest_seat(start))
-}
-
-fn nearest_seat(point: Point2<f64>) -> Seat {
-    if point.y.abs() >= point.x.abs() {
-        if point.y < 0.0 {
-            Seat::South
-        } else {
-            Seat::North
-        }
-    } else if point.x > 0.0 {
-        Seat::East
-    } else {
-        Seat::West
-    }
+    (0..=steps).find_map(|k| seat_at(start + back * (k as f64 * LAUNCH_SEARCH_STEP_MM)))
 }
 
 #[cfg(test)]
@@ -612,5 +613,17 @@ mod tests {
             "{:?}",
             stroke.vision.alerts
         );
+    }
+
+    #[test]
+    fn a_striker_sized_disc_racing_out_of_the_centre_is_no_stroke() {
+        // Two touching carrommen knocked apart can pass for a striker by
+        // size; its path leads back to no seat's base lines.
+        let frames = (0..30).map(|i| {
+            let step = 40.0 * f64::from(i.min(10));
+            vec![disc(Piece::Striker, Point2::new(step, step))]
+        });
+        let strokes = run(frames.skip(1));
+        assert!(strokes.is_empty(), "{strokes:?}");
     }
 }

@@ -52,7 +52,7 @@ impl Default for TrackerOptions {
             max_missed_frames: 2,
             confirm_frames: 2,
             velocity_weight: 0.7,
-            arrival_move_mm: CARROMMAN_RADIUS_MM * 0.6,
+            arrival_move_mm: CARROMMAN_RADIUS_MM * 1.5,
             hand_memory_frames: 45,
             max_missed_frames_at_rest: 6,
             jitter_mm: 3.0,
