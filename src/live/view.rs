@@ -213,7 +213,7 @@ impl LiveView {
         let _ = write!(
             page,
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>carrom live</title><style>{STYLE}\
-.live{{display:flex;gap:2em;flex-wrap:wrap}}.live>div:last-child{{flex:1;min-width:320px}}#score{{font-size:2em;font-weight:bold}}#status{{color:#555}}</style></head><body>\
+.live{{display:flex;gap:2em;flex-wrap:wrap}}.live>div:last-child{{flex:1;min-width:320px}}#score{{font-size:1.4em;font-weight:bold}}#status{{color:#555}}</style></head><body>\
 <h1>carrom live</h1><p id=\"status\">{}</p><div class=\"live\"><div id=\"board\">{}</div><div>\
 <p id=\"score\">{}</p><p id=\"turn\">{}</p><p id=\"result\">{}</p><p>strokes scored: <span id=\"strokes\">{}</span></p>\
 <h2>Last strokes</h2><ol id=\"recent\">{}</ol><h2>Alerts</h2><ul id=\"alerts\">{}</ul></div></div>\

@@ -148,7 +148,7 @@ pub fn board_svg(pieces: Pieces<'_>, size_px: u32) -> String {
     if matches!(pieces, Pieces::Counted(_)) {
         let _ = write!(
             svg,
-            r##"<text x="0" y="{:.1}" font-size="28" text-anchor="middle" fill="#5a3a1a">pieces on the board by the laws (not their places)</text>"##,
+            r##"<text x="0" y="{:.1}" font-size="22" text-anchor="middle" fill="#5a3a1a">pieces the laws count (not their places)</text>"##,
             half - 20.0
         );
     }
