@@ -144,7 +144,13 @@ fn benchmark() {
         .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
         .expect("CALIBRATE_BENCH_SEEDS is first..last");
     let mut failures = Vec::new();
-    for look in [Look::Plain, Look::Realistic] {
+    // `CALIBRATE_BENCH_LOOK=realistic|plain` runs one kind of frame only.
+    let looks: Vec<Look> = match std::env::var("CALIBRATE_BENCH_LOOK").as_deref() {
+        Ok("realistic") => vec![Look::Realistic],
+        Ok("plain") => vec![Look::Plain],
+        _ => vec![Look::Plain, Look::Realistic],
+    };
+    for look in looks {
         let (mut medians, mut maxima, mut times) = (vec![], vec![], vec![]);
         for seed in first..last {
             match calibrate_seed(seed, 1280, 720, look) {

@@ -180,16 +180,37 @@ pub fn find_surface_candidates(
     let mut first_error = None;
     let size = (f64::from(small.cols()), f64::from(small.rows()));
     let mut per_mask = Vec::new();
+    let mut masks = Vec::new();
     for relative in [true, false] {
-        let mask = light_mask(&small, relative)?;
-        match light_outlines(&mask) {
+        masks.push(light_mask(&small, relative)?);
+    }
+    // Light text or inlays on the frame can join the surface to a light
+    // floor; opening cuts such bridges (far narrower than the surface, whose
+    // straight sides it keeps).
+    for i in 0..masks.len() {
+        let cut = open_bridges(&masks[i])?;
+        masks.push(cut);
+    }
+    for mask in &masks {
+        match light_outlines(mask) {
             Ok(outlines) => per_mask.push(outlines),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
         }
     }
-    // Largest regions of both masks first, then the runners-up.
+    // A light frame (or a floor joined to it) holds the surface inside it:
+    // the lighter part of each large region is a candidate too.
+    let mut nested = Vec::new();
+    for outlines in &per_mask {
+        if let Some(outline) = outlines.first() {
+            if let Ok(inner) = lighter_part(&small, outline).and_then(|m| light_outlines(&m)) {
+                nested.push(inner);
+            }
+        }
+    }
+    per_mask.extend(nested);
+    // Largest regions of every mask first, then the runners-up.
     for rank in 0..MAX_OUTLINES {
         for outline in per_mask.iter().filter_map(|outlines| outlines.get(rank)) {
             match quad_from_outline(outline, size, scale, south) {
@@ -322,19 +343,135 @@ fn light_mask(grey: &Mat, relative: bool) -> Result<Mat, CalibrateError> {
             ),
         )?;
     }
-    // Close the dark lines and coins so the surface is one region; the
-    // kernel is far smaller than the frame, which stays dark.
-    let side = ((f64::from(grey.cols().max(grey.rows())) / 80.0).round() as i32).max(3) | 1;
+    close_lines(&mask)
+}
+
+/// Closes the dark lines and coins so the surface is one region; the kernel
+/// is far smaller than the frame, which stays dark.
+fn close_lines(mask: &Mat) -> Result<Mat, CalibrateError> {
+    morphology(mask, imgproc::MORPH_CLOSE, CLOSE_KERNEL_SHARE)
+}
+
+/// Share of the working copy's longest side: the kernel that closes the
+/// painted lines, and the wider one that cuts light bridges across the frame.
+const CLOSE_KERNEL_SHARE: f64 = 1.0 / 80.0;
+const OPEN_KERNEL_SHARE: f64 = 1.0 / 40.0;
+
+/// The mask with light strips narrower than the opening kernel removed.
+fn open_bridges(mask: &Mat) -> Result<Mat, CalibrateError> {
+    morphology(mask, imgproc::MORPH_OPEN, OPEN_KERNEL_SHARE)
+}
+
+fn morphology(mask: &Mat, operation: i32, share: f64) -> Result<Mat, CalibrateError> {
+    let side = ((f64::from(mask.cols().max(mask.rows())) * share).round() as i32).max(3) | 1;
     let kernel = cv(
         "making a kernel",
         imgproc::get_structuring_element_def(imgproc::MORPH_ELLIPSE, Size::new(side, side)),
     )?;
-    let mut closed = Mat::default();
+    let mut out = Mat::default();
     cv(
-        "closing",
-        imgproc::morphology_ex_def(&mask, &mut closed, imgproc::MORPH_CLOSE, &kernel),
+        "shaping the mask",
+        imgproc::morphology_ex_def(mask, &mut out, operation, &kernel),
     )?;
-    Ok(closed)
+    Ok(out)
+}
+
+/// The lighter part of a region by Otsu's split of the lightness inside it
+/// alone: when the frame's wood is lighter than the floor, the first masks
+/// find surface and frame as one region, and the surface is its lighter part.
+fn lighter_part(grey: &Mat, outline: &[Point2<f64>]) -> Result<Mat, CalibrateError> {
+    let contour: Vector<Point> = outline
+        .iter()
+        .map(|p| Point::new(p.x as i32, p.y as i32))
+        .collect();
+    let mut inside = Mat::zeros(grey.rows(), grey.cols(), opencv::core::CV_8UC1)
+        .and_then(|m| m.to_mat())
+        .map_err(|e| CalibrateError::BadImage(format!("making a mask: {e}")))?;
+    let mut contours = Vector::<Vector<Point>>::new();
+    contours.push(contour);
+    cv(
+        "filling the region",
+        imgproc::draw_contours(
+            &mut inside,
+            &contours,
+            -1,
+            opencv::core::Scalar::all(255.0),
+            imgproc::FILLED,
+            imgproc::LINE_8,
+            &opencv::core::no_array(),
+            i32::MAX,
+            Point::new(0, 0),
+        ),
+    )?;
+    let mut blurred = Mat::default();
+    cv(
+        "blurring",
+        imgproc::gaussian_blur(
+            grey,
+            &mut blurred,
+            Size::new(5, 5),
+            0.0,
+            0.0,
+            BORDER_REPLICATE,
+        ),
+    )?;
+    let continuous = |m: &Mat| -> Result<Vec<u8>, CalibrateError> {
+        let m = m
+            .try_clone()
+            .map_err(|e| CalibrateError::BadImage(format!("copying a mask: {e}")))?;
+        Ok(cv("reading pixels", m.data_bytes())?.to_vec())
+    };
+    let values = continuous(&blurred)?;
+    let flags = continuous(&inside)?;
+    let mut histogram = [0u64; 256];
+    for (v, f) in values.iter().zip(&flags) {
+        if *f > 0 {
+            histogram[usize::from(*v)] += 1;
+        }
+    }
+    let threshold = otsu(&histogram);
+    let light: Vec<u8> = values
+        .iter()
+        .zip(&flags)
+        .map(|(v, f)| if *f > 0 && *v > threshold { 255 } else { 0 })
+        .collect();
+    let mut mask = Mat::new_rows_cols_with_default(
+        grey.rows(),
+        grey.cols(),
+        opencv::core::CV_8UC1,
+        opencv::core::Scalar::all(0.0),
+    )
+    .map_err(|e| CalibrateError::BadImage(format!("making a mask: {e}")))?;
+    cv("writing the mask", mask.data_bytes_mut())?.copy_from_slice(&light);
+    close_lines(&mask)
+}
+
+/// Otsu's threshold of a grey-level histogram: the level that best splits it
+/// into two classes (largest between-class variance).
+fn otsu(histogram: &[u64; 256]) -> u8 {
+    let total: u64 = histogram.iter().sum();
+    let sum: f64 = histogram
+        .iter()
+        .enumerate()
+        .map(|(i, c)| i as f64 * *c as f64)
+        .sum();
+    let (mut weight_below, mut sum_below) = (0.0, 0.0);
+    let mut best = (0.0, 0u8);
+    for (level, count) in histogram.iter().enumerate() {
+        weight_below += *count as f64;
+        sum_below += level as f64 * *count as f64;
+        let weight_above = total as f64 - weight_below;
+        if weight_below == 0.0 || weight_above == 0.0 {
+            continue;
+        }
+        let mean_below = sum_below / weight_below;
+        let mean_above = (sum - sum_below) / weight_above;
+        let between = weight_below * weight_above * (mean_below - mean_above).powi(2);
+        if between > best.0 {
+            best = (between, level as u8);
+        }
+    }
+    best.1
 }
 
 /// The largest light outlines (up to [`MAX_OUTLINES`], largest first) that
