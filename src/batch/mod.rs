@@ -336,12 +336,13 @@ fn score_into(
         path: strokes_path,
         source,
     })?;
-    let boards = rules::score(&outcome.log)?;
+    let (boards, skipped) = rules::score_recognised(&outcome.log)?;
     boards.write_to_path(&out.join(BOARDS_FILE))?;
     summary.strokes = outcome.log.strokes.len();
     summary.boards = boards.boards.iter().filter(|b| b.result.is_some()).count();
     summary.result = result_in_words(&boards);
-    summary.alerts = count_alerts(&outcome.log, &boards);
+    // A stroke the laws refused is a vision error the user must look at.
+    summary.alerts = count_alerts(&outcome.log, &boards) + skipped.len();
     summary.accuracy = accuracy_against_truth(clip, &outcome.log, &boards)?;
     match outcome.failure {
         Some(failure) => Err(failure.into()),

@@ -30,8 +30,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| beside(&args.input.video, "boardlog.json"));
     let outcome = track(&args.input)?;
     write_log(&outcome.log, &strokes_path)?;
-    let boards = rules::score(&outcome.log)
+    let (boards, skipped) = rules::score_recognised(&outcome.log)
         .with_context(|| format!("cannot score the strokes in {}", strokes_path.display()))?;
+    for stroke in &skipped {
+        eprintln!(
+            "carrom: warning: {}: stroke {} left out of the scoring: {}",
+            strokes_path.display(),
+            stroke.index,
+            stroke.reason
+        );
+    }
     let json = serde_json::to_string_pretty(&boards).context("cannot encode the board log")?;
     std::fs::write(&boards_path, json + "\n")
         .with_context(|| format!("cannot write the board log {}", boards_path.display()))?;

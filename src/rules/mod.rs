@@ -23,3 +23,29 @@ pub fn score(log: &StrokeLog) -> Result<BoardLog, RulesError> {
     }
     Ok(engine.board_log())
 }
+
+/// A stroke that [`score_recognised`] left out, and why the laws refused it.
+#[derive(Debug)]
+pub struct SkippedStroke {
+    /// Index in the stroke log.
+    pub index: usize,
+    pub reason: RulesError,
+}
+
+/// Scores a stroke log that vision recognised. A stroke the laws cannot place
+/// (from a seat nobody sits at, or after the match is decided) is left out and
+/// reported rather than ending the scoring: one misread stroke must not lose
+/// the rest of a match. A hand-written log goes through [`score`], which
+/// stops at such a stroke, because there it is a mistake to correct.
+pub fn score_recognised(log: &StrokeLog) -> Result<(BoardLog, Vec<SkippedStroke>), RulesError> {
+    let mut engine = Engine::new(&log.match_setup)?;
+    let mut skipped = Vec::new();
+    for (index, stroke) in log.strokes.iter().enumerate() {
+        // `play` checks a stroke before it changes anything, so a refused
+        // stroke leaves the engine as it was.
+        if let Err(reason) = engine.play(stroke) {
+            skipped.push(SkippedStroke { index, reason });
+        }
+    }
+    Ok((engine.board_log(), skipped))
+}

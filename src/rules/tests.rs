@@ -1162,6 +1162,39 @@ mod engine {
     }
 
     #[test]
+    fn a_recognised_stroke_from_an_empty_seat_is_left_out_and_the_rest_scored() {
+        use crate::contract::StrokeLog;
+        let mut log: StrokeLog = r#"{"format": "carrom-strokes", "version": 1,
+            "match": {"event": "singles", "players": ["Asha", "Ben"],
+                      "seats": {"south": "Asha", "north": "Ben"}, "first_breaker": "Asha"},
+            "strokes": []}"#
+            .parse()
+            .unwrap();
+        log.strokes = vec![
+            stroke(Seat::South, "w"),
+            stroke(Seat::West, "b"), // misread: nobody sits at west
+            stroke(Seat::South, "w"),
+        ];
+        assert!(matches!(
+            crate::rules::score(&log),
+            Err(RulesError::SeatWithoutPlayer { index: 1, .. })
+        ));
+        let (boards, skipped) = crate::rules::score_recognised(&log).unwrap();
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].index, 1);
+        assert!(matches!(
+            skipped[0].reason,
+            RulesError::SeatWithoutPlayer {
+                seat: Seat::West,
+                ..
+            }
+        ));
+        let board = &boards.boards[0];
+        assert_eq!(board.strokes.len(), 2, "the two real strokes are scored");
+        assert_eq!(board.strokes[1].on_board.white, 7);
+    }
+
+    #[test]
     fn icf_51_stroke_out_of_turn_is_an_alert_and_play_goes_on_from_it() {
         let mut engine = Engine::new(&singles(Stage::League)).unwrap();
         engine.play(&stroke(Seat::South, "")).unwrap();
