@@ -221,14 +221,18 @@ impl StrokeMachine {
         match self.phase.clone() {
             Phase::Waiting { still_frames } => {
                 if let Some(s) = striker {
-                    if let Some(seat) = (s.speed() >= self.options.strike_speed)
+                    if let Some((seat, travelled)) = (s.speed() >= self.options.strike_speed)
                         .then(|| launch_seat(s))
                         .flatten()
                     {
                         // Moving with no placement seen: the clip began mid-stroke
-                        // (or the placement was hidden under a hand).
+                        // (or the placement was hidden under a hand). It left its
+                        // base lines `travelled` mm before it was first seen.
                         struck = Some(seat);
-                        self.start(frame, s, seat, None, first_frame, frame.t);
+                        let first_seen_t =
+                            frame.t - (s.position - s.first_seen_at()).norm() / s.speed();
+                        let launched_t = first_seen_t - travelled / s.speed();
+                        self.start(frame, s, seat, None, first_frame, launched_t);
                     } else if s.speed() < self.options.rest_speed && !s.hidden {
                         let still = still_frames + 1;
                         self.phase = match seat_at(s.position) {
@@ -256,8 +260,10 @@ impl StrokeMachine {
                     struck = Some(seat);
                     self.start(frame, s, seat, Some(placement), false, rest_t);
                 }
-                Some(s) if s.speed() < self.options.rest_speed => {
-                    // Adjusted by hand: the latest resting place counts.
+                Some(s) if s.speed() < self.options.rest_speed && s.seen_this_frame() => {
+                    // Adjusted by hand: the latest resting place counts. A
+                    // track kept unseen is where the striker was, not where
+                    // it is: it must not move the strike time later.
                     if let Some(now) = seat_at(s.position) {
                         self.phase = Phase::Placed {
                             seat: now,
@@ -477,15 +483,18 @@ const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 const LAUNCH_SEARCH_MM: f64 = 250.0;
 
 /// The seat a striker seen only in motion (its placement hidden under the
-/// hand) was played from: the first seat's base lines met walking back along
+/// hand) was played from, and how far (mm) it had come from its base lines: the first seat's base lines met walking back along
 /// its path from where it was first seen. `None` when its path leads back to
 /// no seat: a disc of the striker's size in motion that was never played
 /// from a seat (two touching carrommen, a blurred streak).
-fn launch_seat(striker: &Track) -> Option<Seat> {
+fn launch_seat(striker: &Track) -> Option<(Seat, f64)> {
     let start = striker.first_seen_at();
     let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
     let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
-    (0..=steps).find_map(|k| seat_at(start + back * (k as f64 * LAUNCH_SEARCH_STEP_MM)))
+    (0..=steps).find_map(|k| {
+        let distance = k as f64 * LAUNCH_SEARCH_STEP_MM;
+        seat_at(start + back * distance).map(|seat| (seat, distance))
+    })
 }
 
 #[cfg(test)]

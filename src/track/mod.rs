@@ -95,6 +95,12 @@ impl Track {
         self.velocity.norm()
     }
 
+    /// Whether a detection was matched to this track in the latest frame (a
+    /// piece at rest is kept for a few frames unseen before it is dropped).
+    pub fn seen_this_frame(&self) -> bool {
+        self.missed == 0
+    }
+
     /// Where the track was first seen, board mm.
     pub fn first_seen_at(&self) -> Point2<f64> {
         self.first_seen_at
