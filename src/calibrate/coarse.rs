@@ -403,26 +403,86 @@ fn lighter_part(grey: &Mat, outline: &[Point2<f64>]) -> Result<Mat, CalibrateErr
             Point::new(0, 0),
         ),
     )?;
-    let mut blurred = Mat::default();
-    cv(
-        "blurring",
-        imgproc::gaussian_blur(
-            grey,
-            &mut blurred,
-            Size::new(5, 5),
-            0.0,
-            0.0,
-            BORDER_REPLICATE,
-        ),
-    )?;
-    let continuous = |m: &Mat| -> Result<Vec<u8>, CalibrateError> {
+    // Lightness relative to the region's own wide surroundings (the dark
+    // floor outside left out), so lamp falloff across the surface doesn't
+    // split it: blur(grey · inside) / blur(inside).
+    let side = ((f64::from(grey.cols().max(grey.rows())) / 5.0) as i32).max(3) | 1;
+    let wide = |m: &Mat| -> Result<Vec<f32>, CalibrateError> {
+        let mut f = Mat::default();
+        cv(
+            "converting",
+            m.convert_to(&mut f, opencv::core::CV_32F, 1.0, 0.0),
+        )?;
+        let mut once = Mat::default();
+        let mut twice = Mat::default();
+        cv(
+            "measuring the surroundings",
+            imgproc::blur(
+                &f,
+                &mut once,
+                Size::new(side, side),
+                Point::new(-1, -1),
+                BORDER_REPLICATE,
+            ),
+        )?;
+        cv(
+            "measuring the surroundings",
+            imgproc::blur(
+                &once,
+                &mut twice,
+                Size::new(side, side),
+                Point::new(-1, -1),
+                BORDER_REPLICATE,
+            ),
+        )?;
+        let twice = twice
+            .try_clone()
+            .map_err(|e| CalibrateError::BadImage(format!("copying: {e}")))?;
+        Ok(cv("reading pixels", twice.data_typed::<f32>())?.to_vec())
+    };
+    let bytes = |m: &Mat| -> Result<Vec<u8>, CalibrateError> {
         let m = m
             .try_clone()
             .map_err(|e| CalibrateError::BadImage(format!("copying a mask: {e}")))?;
         Ok(cv("reading pixels", m.data_bytes())?.to_vec())
     };
-    let values = continuous(&blurred)?;
-    let flags = continuous(&inside)?;
+    let mut masked = Mat::default();
+    cv(
+        "masking",
+        opencv::core::bitwise_and(grey, &inside, &mut masked, &opencv::core::no_array()),
+    )?;
+    let mut unit = Mat::default();
+    cv(
+        "masking",
+        inside.convert_to(&mut unit, -1, 1.0 / 255.0, 0.0),
+    )?;
+    let mut masked_f = Mat::default();
+    cv(
+        "masking",
+        masked.convert_to(&mut masked_f, opencv::core::CV_32F, 1.0, 0.0),
+    )?;
+    let mut unit_f = Mat::default();
+    cv(
+        "masking",
+        unit.convert_to(&mut unit_f, opencv::core::CV_32F, 1.0, 0.0),
+    )?;
+    let sums = wide(&masked_f)?;
+    let weights = wide(&unit_f)?;
+    let flags = bytes(&inside)?;
+    let grey_values = bytes(grey)?;
+    // Lightness over surroundings, 128 for "as light as around it".
+    let values: Vec<u8> = grey_values
+        .iter()
+        .zip(sums.iter().zip(&weights))
+        .map(|(v, (s, w))| {
+            let around = if *w > 1e-3 { s / w } else { 0.0 };
+            if around > 1.0 {
+                (128.0 * f32::from(*v) / around).clamp(0.0, 255.0) as u8
+            } else {
+                0
+            }
+        })
+        .collect();
     let mut histogram = [0u64; 256];
     for (v, f) in values.iter().zip(&flags) {
         if *f > 0 {
