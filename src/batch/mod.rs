@@ -23,14 +23,12 @@ use crate::strokes::{track_clip, SessionError, SessionOptions};
 const VIDEO_EXTENSIONS: [&str; 6] = ["mp4", "avi", "mkv", "mov", "m4v", "webm"];
 /// The camera model expected beside each clip (as `carrom sim` writes it).
 pub const CAMERA_FILE: &str = "camera.json";
-/// The true stroke log that, beside a clip, turns on the accuracy columns.
-pub const TRUTH_STROKES_FILE: &str = "truth.strokes.json";
-/// The true board log, compared too where present.
-pub const TRUTH_BOARDS_FILE: &str = "truth.boardlog.json";
-/// The recognised stroke log written for each clip in its output folder.
-pub const STROKES_FILE: &str = "strokes.json";
-/// The board log written for each clip in its output folder.
-pub const BOARDS_FILE: &str = "boardlog.json";
+// The truth files the simulator writes beside a clip turn on the accuracy
+// columns; the recognised logs go to each clip's output folder.
+pub use crate::contract::{BOARD_LOG_FILE as BOARDS_FILE, STROKE_LOG_FILE as STROKES_FILE};
+pub use crate::sim::play::{
+    BOARD_LOG_FILE as TRUTH_BOARDS_FILE, STROKES_FILE as TRUTH_STROKES_FILE,
+};
 
 /// Why clips could not be found, or one clip could not be scored.
 #[derive(Debug, Error)]

@@ -12,6 +12,12 @@ pub use boardlog::{
     QueenState, SideEntry, StrokeEntry, BOARD_LOG_FORMAT, BOARD_LOG_VERSION,
 };
 pub use error::ContractError;
+
+/// The stroke log's file name in an output folder (`carrom batch`, `carrom
+/// live`), where `carrom report` looks for it.
+pub const STROKE_LOG_FILE: &str = "strokes.json";
+/// The board log's file name in an output folder.
+pub const BOARD_LOG_FILE: &str = "boardlog.json";
 pub use strokes::{
     Event, FoulCall, MatchSetup, OverboardPiece, PocketedPiece, RuleSet, Stage, Stroke, StrokeLog,
     STROKE_LOG_FORMAT, STROKE_LOG_VERSION,

@@ -41,10 +41,8 @@ use journal::{
 use source::{FrameSource, Read, SourceError, SourceSpec};
 pub use view::LiveView;
 
-/// The stroke log rewritten after every stroke.
-pub const STROKES_FILE: &str = "strokes.json";
-/// The board log rewritten after every stroke.
-pub const BOARDS_FILE: &str = "boardlog.json";
+// The stroke log and board log, rewritten after every stroke.
+pub use crate::contract::{BOARD_LOG_FILE as BOARDS_FILE, STROKE_LOG_FILE as STROKES_FILE};
 /// A replayed file stroke that starts this close to (or before) the last
 /// journaled one is the same stroke seen again after a restart.
 const DUPLICATE_SLACK_S: f64 = 0.5;

@@ -54,17 +54,7 @@ pub fn text(log: &BoardLog) -> String {
         match &board.result {
             Some(result) => {
                 let winner = result.winner.as_deref().unwrap_or("nobody");
-                let scores: Vec<String> = log
-                    .sides
-                    .iter()
-                    .map(|s| {
-                        format!(
-                            "{} {}",
-                            s.name,
-                            result.game_points.get(&s.name).copied().unwrap_or(0)
-                        )
-                    })
-                    .collect();
+                let scores = side_points(log, &result.game_points);
                 let _ = writeln!(
                     out,
                     "  => {winner} wins the board: {} points ({} coins, {} Queen, {} extra) [{}]; game score: {}",
@@ -73,7 +63,7 @@ pub fn text(log: &BoardLog) -> String {
                     result.queen,
                     result.extra,
                     result.laws.join(", "),
-                    scores.join(", ")
+                    scores
                 );
             }
             None => {
@@ -82,22 +72,12 @@ pub fn text(log: &BoardLog) -> String {
         }
     }
     for game in &log.games {
-        let scores: Vec<String> = log
-            .sides
-            .iter()
-            .map(|s| {
-                format!(
-                    "{} {}",
-                    s.name,
-                    game.points.get(&s.name).copied().unwrap_or(0)
-                )
-            })
-            .collect();
+        let scores = side_points(log, &game.points);
         let _ = writeln!(
             out,
             "Game {}: {} after {} boards — {}",
             game.game,
-            scores.join(", "),
+            scores,
             game.boards,
             game.winner
                 .as_deref()
@@ -298,4 +278,19 @@ pub fn sol_match(log: &BoardLog) -> SolMatch {
 /// [`sol_match`] as pretty JSON.
 pub fn sol(log: &BoardLog) -> Result<String, ContractError> {
     serde_json::to_string_pretty(&sol_match(log)).map_err(ContractError::Write)
+}
+
+/// "Asha 25, Ben 9": each side's points, in the board log's side order.
+fn side_points(log: &BoardLog, points: &std::collections::BTreeMap<String, u32>) -> String {
+    log.sides
+        .iter()
+        .map(|side| {
+            format!(
+                "{} {}",
+                side.name,
+                points.get(&side.name).copied().unwrap_or(0)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
