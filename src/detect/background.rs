@@ -25,6 +25,19 @@ const SAMPLE_STRIDE: usize = 7;
 /// empty board: a marking the drawing lacks, or the ghost of a hand.
 const STILL_FRAMES_TO_LEARN: u8 = 15;
 
+/// Frames foreground under a hand must hold still before it is learned: a
+/// real arm is never this still for so long.
+const STILL_FRAMES_TO_LEARN_UNDER_HAND: u8 = 90;
+
+/// A pixel free for learning (see [`Background::update`]).
+pub const FREE: u8 = 0;
+
+/// A pixel under a piece: never learned.
+pub const PIECE: u8 = 1;
+
+/// A pixel under a hand: learned only once long still.
+pub const UNDER_HAND: u8 = 2;
+
 /// Frames a pixel that looks like the predicted empty board must hold still
 /// before it is learned, however it differs from the model.
 const STILL_FRAMES_TO_LEARN_BOARD_LIKE: u8 = 3;
@@ -92,6 +105,7 @@ impl Background {
             }
         }
         model.prior_threshold = threshold;
+        model.prior = Some(prior);
         model
     }
 
@@ -197,6 +211,33 @@ impl Background {
         }
     }
 
+    /// Fraction of the pixels within `radius` of (column, row) that changed
+    /// beyond the noise since the previous frame.
+    pub fn changed_fraction(&self, column: f64, row: f64, radius: f64) -> f64 {
+        let (mut changed, mut n) = (0.0, 0.0);
+        let r2 = radius * radius;
+        let rows = (row - radius).floor().max(0.0) as usize
+            ..=((row + radius).ceil().max(0.0) as usize).min(self.height.saturating_sub(1));
+        for y in rows {
+            let columns = (column - radius).floor().max(0.0) as usize
+                ..=((column + radius).ceil().max(0.0) as usize).min(self.width.saturating_sub(1));
+            for x in columns {
+                let (dx, dy) = (x as f64 - column, y as f64 - row);
+                if dx * dx + dy * dy <= r2 {
+                    n += 1.0;
+                    if self.still[y * self.width + x] == 0 {
+                        changed += 1.0;
+                    }
+                }
+            }
+        }
+        if n == 0.0 {
+            1.0
+        } else {
+            changed / n
+        }
+    }
+
     /// Whether the pixel has been seen empty.
     pub fn is_known(&self, column: usize, row: usize) -> bool {
         self.known
@@ -286,9 +327,12 @@ impl Background {
         self.gain = median(&mut self.scratch).unwrap_or(1.0);
     }
 
-    /// Learns the board from `bgr` where `busy` is 0 (no piece, hand or
-    /// foreground there): known pixels move a fraction `rate` towards the
-    /// frame (lamp gain removed), unknown ones take it at once.
+    /// Learns the board from `bgr` where `busy` is [`FREE`] (no piece, hand
+    /// or foreground there): known pixels move a fraction `rate` towards the
+    /// frame (lamp gain removed), unknown ones take it at once. Under a hand
+    /// ([`UNDER_HAND`]) only foreground that has held still far longer than
+    /// an arm does is learned: the ghost of an arm the first frame showed,
+    /// which would otherwise pass for a hand for ever.
     pub fn update(&mut self, bgr: &[u8], busy: &[u8], rate: f32) {
         let inverse_gain = if self.gain > 0.0 {
             1.0 / self.gain
@@ -296,7 +340,7 @@ impl Background {
             1.0
         };
         for (i, &b) in busy.iter().enumerate().take(self.known.len()) {
-            if b != 0 {
+            if b == PIECE || (b == UNDER_HAND && self.still[i] < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
                 continue;
             }
             let weight = if !self.known[i] {

@@ -9,7 +9,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use thiserror::Error;
 
-use super::background::Background;
+use super::background::{self, Background};
 use super::colours::{ColourModels, ColourSample};
 use super::prior::InkMap;
 use super::topview::Rectified;
@@ -45,6 +45,10 @@ const HAND_MIN_STRIKER_AREAS: f64 = 3.0;
 /// frame is part of the model until it moves.
 const HAND_REACH_MM: f64 = -12.0;
 
+/// A hand's pixels this near (mm) a side of the surface show where it
+/// comes in.
+const HAND_ENTRY_BAND_MM: f64 = 25.0;
+
 /// A hand's blob is at least this many carromman radii thick somewhere.
 const HAND_MIN_THICKNESS_FRACTION: f64 = 1.2;
 
@@ -57,6 +61,18 @@ const HAND_MARGIN_MM: f64 = 15.0;
 /// Of the 19 break pieces, at least this many must show the expected colour
 /// for the first frame to be taken as the break arrangement.
 const BREAK_MATCH_MIN: usize = 17;
+
+/// Seconds into a clip during which a break arrangement hidden in the first
+/// frame (under the hand that set it out) is still looked for.
+const BREAK_SEARCH_S: f64 = 20.0;
+
+/// A hand nearer the centre than this (mm) may still be covering the break
+/// arrangement, which is then not looked for in that frame.
+const BREAK_CLEAR_MM: f64 = 4.0 * 2.0 * CARROMMAN_RADIUS_MM;
+
+/// A resting piece is still in place when at most this fraction of its
+/// pixels changed since the last frame (noise flips a few).
+const PRESENCE_MAX_CHANGED: f64 = 0.03;
 
 /// A pocket hole must be darker than this fraction of the board's median luma.
 const POCKET_MAX_RELATIVE_LUMA: f64 = 0.6;
@@ -138,6 +154,13 @@ pub struct KnownDisc {
     pub centre: Point2<f64>,
     /// Radius, mm.
     pub radius_mm: f64,
+    /// The piece the caller takes it for.
+    pub piece: Piece,
+    /// The caller's name for it, echoed in [`Detections::still_there`].
+    pub tag: u32,
+    /// Whether the caller holds it at rest: only such discs are checked for
+    /// still being in place.
+    pub at_rest: bool,
 }
 
 /// Finds discs frame after frame, keeping the empty-board model and colour
@@ -148,6 +171,9 @@ pub struct Detector {
     models: ColourModels,
     options: DetectorOptions,
     background: Option<Background>,
+    /// The first frame did not show the break arrangement clearly (a hand
+    /// over it, say): it is looked for in the next frames.
+    break_pending: bool,
     foreground: Mat,
     distance: Mat,
     labels: Mat,
@@ -182,6 +208,7 @@ impl Detector {
             models,
             options,
             background: None,
+            break_pending: false,
             foreground: cv(
                 "allocating the foreground",
                 Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)),
@@ -274,6 +301,7 @@ impl Detector {
         )?;
         let hands = self.remove_hands()?;
         let discs = self.find_discs(bytes, None)?;
+        let still_there = self.still_there(known);
         let mut occluders = hands;
         if let Some((x0, y0, x1, y1)) = self.background.as_ref().and_then(Background::unknown_box) {
             let a = self.frame.px_to_board(Point2::new(x0 as f64, y1 as f64));
@@ -282,15 +310,79 @@ impl Detector {
                 min: a,
                 max: b,
                 cause: OcclusionCause::UnknownBackground,
+                enters_from: None,
             });
         }
         self.learn(bytes, known, &occluders, side);
-        Ok(Detections {
+        let mut detections = Detections {
             index: view.index,
             t: view.t,
             discs,
             occluders,
-        })
+            break_arrangement: false,
+            still_there,
+        };
+        if self.break_pending {
+            self.look_for_break(bytes, &mut detections);
+        }
+        Ok(detections)
+    }
+
+    /// The tags of the resting `known` discs still lying where they were:
+    /// nothing changed over them since the last frame. A piece at rest does
+    /// not leave without moving, and checking one in place is far surer than
+    /// finding it afresh where pieces touch (the break cluster), where
+    /// foreground peaks fall between pieces.
+    fn still_there(&self, known: &[KnownDisc]) -> Vec<u32> {
+        let Some(background) = self.background.as_ref() else {
+            return Vec::new();
+        };
+        known
+            .iter()
+            .filter(|disc| {
+                let px = self.frame.board_to_px(disc.centre);
+                let radius = self.mm_to_px(disc.radius_mm);
+                disc.at_rest
+                    && background.changed_fraction(px.x, px.y, radius) <= PRESENCE_MAX_CHANGED
+            })
+            .map(|disc| disc.tag)
+            .collect()
+    }
+
+    /// The break arrangement, once the hand that set it out has left: its
+    /// pieces replace whatever was found in the cluster.
+    fn look_for_break(&mut self, bytes: &[u8], detections: &mut Detections) {
+        if detections.t > BREAK_SEARCH_S {
+            self.break_pending = false;
+            return;
+        }
+        let centre = Point2::origin();
+        if detections
+            .occluders
+            .iter()
+            .any(|o| o.cause == OcclusionCause::Hand && o.covers(centre, BREAK_CLEAR_MM))
+        {
+            return;
+        }
+        let side = self.side as usize;
+        let board_luma = self.surface_luma(bytes, side);
+        if let Some(discs) = self.match_break(bytes, side, board_luma) {
+            self.predict_under(&discs);
+            detections.discs = discs;
+            detections.break_arrangement = true;
+            self.break_pending = false;
+        }
+    }
+
+    /// The empty board under pieces known to lie there is the prediction.
+    fn predict_under(&mut self, discs: &[Detection]) {
+        let radius = self.frame.px_per_mm * CARROMMAN_RADIUS_MM * 1.3 + 1.0;
+        if let Some(background) = self.background.as_mut() {
+            for disc in discs {
+                let px = self.frame.board_to_px(disc.centre);
+                background.predict_disc(px.x, px.y, radius);
+            }
+        }
     }
 
     /// Removes hand-sized blobs reaching in over the frame from the opened
@@ -378,7 +470,14 @@ impl Detector {
                     min: corner_a - margin,
                     max: corner_b + margin,
                     cause: OcclusionCause::Hand,
+                    enters_from: None,
                 });
+            }
+        }
+        if !hand_labels.is_empty() {
+            let sides = self.entry_sides(&hand_labels)?;
+            for (hand, side) in hands.iter_mut().zip(sides) {
+                hand.enters_from = side;
             }
         }
         if !hand_labels.is_empty() {
@@ -391,6 +490,35 @@ impl Detector {
             }
         }
         Ok(hands)
+    }
+
+    /// For each hand blob, the side of the board its pixels cross most often
+    /// along the surface's edge: where the arm comes in.
+    fn entry_sides(&self, hand_labels: &[i32]) -> Result<Vec<Option<Seat>>, DetectError> {
+        let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
+        let side = self.side as usize;
+        let inner = HALF_SURFACE_MM - HAND_ENTRY_BAND_MM;
+        let mut counts = vec![[0u32; 4]; hand_labels.len()];
+        for (i, label) in labels.iter().enumerate() {
+            let Some(hand) = hand_labels.iter().position(|l| l == label) else {
+                continue;
+            };
+            let board = self
+                .frame
+                .px_to_board(Point2::new((i % side) as f64, (i / side) as f64));
+            for (slot, beyond) in [-board.y, board.x, board.y, -board.x].iter().enumerate() {
+                if *beyond > inner {
+                    counts[hand][slot] += 1;
+                }
+            }
+        }
+        Ok(counts
+            .iter()
+            .map(|count| {
+                let (slot, &most) = count.iter().enumerate().max_by_key(|(_, &n)| n)?;
+                (most > 0).then(|| Seat::TURN_ORDER[slot])
+            })
+            .collect())
     }
 
     /// Whether a disc's inner colour is much nearer the predicted empty board
@@ -490,12 +618,14 @@ impl Detector {
             };
             let sample_bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
             let sample = ColourSample::from_bgr(sample_bgr, luma);
+            let (by_colour, colour_confidence) = self
+                .models
+                .classify(&sample, &CARROMMAN_CLASSES)
+                .unwrap_or((Piece::White, 0.0));
             let (piece, confidence) = if radius_mm >= striker_threshold_mm {
                 (Piece::Striker, 1.0)
             } else {
-                self.models
-                    .classify(&sample, &CARROMMAN_CLASSES)
-                    .unwrap_or((Piece::White, 0.0))
+                (by_colour, colour_confidence)
             };
             if self.looks_like_empty_board(&sample_bgr, cx, cy, radius_px) {
                 continue;
@@ -508,6 +638,7 @@ impl Detector {
                 centre,
                 radius_mm,
                 piece,
+                by_colour,
                 confidence,
             });
         }
@@ -518,7 +649,7 @@ impl Detector {
     /// the tracker holds: other foreground (a ghost, a marking the drawing lacks) is
     /// learned once it holds still; see [`Background::update`].
     fn learn(&mut self, bytes: &[u8], known: &[KnownDisc], occluders: &[Occluder], side: usize) {
-        self.busy.iter_mut().for_each(|b| *b = 0);
+        self.busy.iter_mut().for_each(|b| *b = background::FREE);
         // Nothing under a hand is learned: it may hide pieces no track holds
         // yet (the break cluster under the hand that arranged it).
         for hand in occluders.iter().filter(|o| o.cause == OcclusionCause::Hand) {
@@ -528,13 +659,23 @@ impl Detector {
             for y in clamp(a.y)..=clamp(b.y) {
                 self.busy[y * side + clamp(a.x)..=y * side + clamp(b.x)]
                     .iter_mut()
-                    .for_each(|v| *v = 1);
+                    .for_each(|v| *v = background::UNDER_HAND);
             }
         }
-        for &KnownDisc { centre, radius_mm } in known {
+        for &KnownDisc {
+            centre, radius_mm, ..
+        } in known
+        {
             let px = self.frame.board_to_px(centre);
             let radius_px = radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
-            mark_disc(&mut self.busy, side, px.x, px.y, radius_px);
+            mark_disc(
+                &mut self.busy,
+                side,
+                px.x,
+                px.y,
+                radius_px,
+                background::PIECE,
+            );
         }
         if let Some(background) = self.background.as_mut() {
             background.update(bytes, &self.busy, self.options.learning_rate);
@@ -557,16 +698,17 @@ impl Detector {
         let prior = ink_map.predict(bytes);
         self.background = Some(Background::from_frame_and_prior(bytes, side, side, prior));
         let break_discs = self.match_break(bytes, side, board_luma);
-        if let (Some(discs), Some(background)) = (&break_discs, self.background.as_mut()) {
-            let radius = self.frame.px_per_mm * CARROMMAN_RADIUS_MM * 1.3 + 1.0;
-            for disc in discs {
-                let px = self.frame.board_to_px(disc.centre);
-                background.predict_disc(px.x, px.y, radius);
-            }
+        if let Some(discs) = &break_discs {
+            self.predict_under(discs);
         }
         let mut detections = self.detect(view, &[])?;
-        if let Some(discs) = break_discs {
-            detections.discs = discs;
+        match break_discs {
+            Some(discs) => {
+                detections.discs = discs;
+                detections.break_arrangement = true;
+            }
+            // Under a hand, the arrangement may yet appear as it leaves.
+            None => self.break_pending = detections.hand_present(),
         }
         Ok(detections)
     }
@@ -633,6 +775,7 @@ impl Detector {
                     centre: placed.centre,
                     radius_mm: CARROMMAN_RADIUS_MM,
                     piece: placed.piece,
+                    by_colour: placed.piece,
                     confidence,
                 });
             }
@@ -714,7 +857,7 @@ fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] 
     sum.map(|s| s / n)
 }
 
-fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64) {
+fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64, mark: u8) {
     let y0 = (y - radius).floor().max(0.0) as usize;
     let y1 = ((y + radius).ceil().max(0.0) as usize).min(side - 1);
     let x0 = (x - radius).floor().max(0.0) as usize;
@@ -722,7 +865,7 @@ fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64) {
     for py in y0..=y1 {
         for px in x0..=x1 {
             if (px as f64 - x).hypot(py as f64 - y) <= radius {
-                busy[py * side + px] = 1;
+                busy[py * side + px] = mark;
             }
         }
     }
@@ -933,6 +1076,63 @@ mod tests {
         assert!(detections.hand_present());
         assert!(detections.is_occluded(Point2::new(-10.0, -300.0), 0.0));
         assert!(!detections.is_occluded(Point2::new(100.0, 100.0), 0.0));
+        // The arm comes in over the south side: the south player's.
+        assert_eq!(detections.hand_seats(), vec![Seat::South]);
+    }
+
+    #[test]
+    fn a_break_hidden_by_the_hand_that_set_it_out_is_found_when_the_hand_leaves() {
+        let pieces = break_arrangement(Seat::South);
+        let mut covered = view_of(&pieces);
+        let frame = covered.frame;
+        let corner = |x: f64, y: f64| {
+            let p = frame.board_to_px(Point2::new(x, y));
+            Point::new(p.x.round() as i32, p.y.round() as i32)
+        };
+        let arm = core::Vector::<Point>::from(vec![
+            corner(-40.0, -480.0),
+            corner(40.0, -480.0),
+            corner(40.0, 20.0),
+            corner(-40.0, 20.0),
+        ]);
+        imgproc::fill_convex_poly(
+            &mut covered.image,
+            &arm,
+            Scalar::new(90.0, 120.0, 170.0, 0.0),
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        let mut detector = detector();
+        let first = detector.detect(&covered, &[]).unwrap();
+        assert!(
+            !first.break_arrangement,
+            "half the cluster is under the arm"
+        );
+        let mut clear = view_of(&pieces);
+        clear.index = 30;
+        clear.t = 1.0;
+        let later = detector.detect(&clear, &[]).unwrap();
+        assert!(later.break_arrangement);
+        assert_found(&later.discs, &pieces, 0.01);
+    }
+
+    #[test]
+    fn a_resting_piece_is_still_there_until_something_changes_over_it() {
+        let pieces = [placed(Piece::White, -120.0, 80.0)];
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        let known = [KnownDisc {
+            centre: pieces[0].centre,
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece: Piece::White,
+            tag: 7,
+            at_rest: true,
+        }];
+        detector.detect(&view_of(&pieces), &known).unwrap();
+        let still = detector.detect(&view_of(&pieces), &known).unwrap();
+        assert_eq!(still.still_there, vec![7]);
+        let gone = detector.detect(&view_of(&[]), &known).unwrap();
+        assert!(gone.still_there.is_empty(), "it moved away");
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub mod video;
 
 use nalgebra::Point2;
 
-use crate::geometry::Piece;
+use crate::geometry::{Piece, Seat};
 
 pub use background::Background;
 pub use colours::{ColourModels, ColourSample};
@@ -38,6 +38,9 @@ pub struct Detection {
     pub radius_mm: f64,
     /// The most likely piece.
     pub piece: Piece,
+    /// The carromman its colour is nearest: what a disc taken for the
+    /// striker by its size is if it is not the striker (a blurred carromman).
+    pub by_colour: Piece,
     /// How far the colour is from the chosen class relative to the next best,
     /// 0 (ambiguous) to 1 (clear).
     pub confidence: f64,
@@ -53,6 +56,9 @@ pub struct Occluder {
     pub max: Point2<f64>,
     /// Why nothing can be seen there.
     pub cause: OcclusionCause,
+    /// For a hand: the side of the board its arm comes in over, which is
+    /// the seat of the player it belongs to.
+    pub enters_from: Option<Seat>,
 }
 
 /// Why an [`Occluder`] hides pieces.
@@ -85,12 +91,26 @@ pub struct Detections {
     pub discs: Vec<Detection>,
     /// Regions where pieces may be present but cannot be seen.
     pub occluders: Vec<Occluder>,
+    /// Whether `discs` is the break arrangement (ICF 41) recognised in this
+    /// frame: every piece is known, so the tracker starts afresh from them.
+    pub break_arrangement: bool,
+    /// Tags of the resting known discs found still in place (see
+    /// [`KnownDisc`]).
+    pub still_there: Vec<u32>,
 }
 
 impl Detections {
     /// Whether a board point is hidden (under a hand or unknown background).
     pub fn is_occluded(&self, point: Point2<f64>, margin_mm: f64) -> bool {
         self.occluders.iter().any(|o| o.covers(point, margin_mm))
+    }
+
+    /// The seats whose players' arms are over the board in this frame.
+    pub fn hand_seats(&self) -> Vec<Seat> {
+        self.occluders
+            .iter()
+            .filter_map(|o| o.enters_from)
+            .collect()
     }
 
     /// Whether a hand is over the board in this frame.

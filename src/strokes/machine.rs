@@ -7,7 +7,9 @@ use nalgebra::Point2;
 use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::geometry::spec::{HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM};
+use crate::geometry::spec::{
+    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
+};
 use crate::geometry::{nearest_pocket, seat_at, striker_placement, Piece, Placement, Seat};
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
@@ -26,7 +28,9 @@ pub struct StrokeMachineOptions {
     pub placement_frames: u32,
     /// A piece vanishing within this distance (mm) of a pocket's edge fell in.
     pub pocket_reach_mm: f64,
-    /// A piece vanishing within this distance (mm) of the surface's edge left it.
+    /// A piece vanishing heading this far (mm) inside the surface's edge
+    /// left it; negative: beyond the edge, where a piece on the board
+    /// cannot be (a bounce off the frame turns back first).
     pub edge_reach_mm: f64,
 }
 
@@ -39,7 +43,7 @@ impl Default for StrokeMachineOptions {
             rest_frames: 12,
             placement_frames: 3,
             pocket_reach_mm: 2.0 * POCKET_RADIUS_MM,
-            edge_reach_mm: 2.5 * STRIKER_RADIUS_MM,
+            edge_reach_mm: -CARROMMAN_RADIUS_MM,
         }
     }
 }
@@ -188,6 +192,12 @@ pub struct StrokeMachine {
     current: Option<SeenStroke>,
     finished: Vec<SeenStroke>,
     frames_seen: u64,
+    /// The tracks behind the current stroke's pieces off the board, in the
+    /// order of its `overboard` list: one found again bounced back.
+    overboard_tracks: Vec<TrackId>,
+    /// The seat of the last lone arm seen over the board between strokes,
+    /// and when (s): the player about to strike.
+    hand_seat: Option<(Seat, f64)>,
 }
 
 impl StrokeMachine {
@@ -199,6 +209,8 @@ impl StrokeMachine {
             current: None,
             finished: Vec::new(),
             frames_seen: 0,
+            overboard_tracks: Vec::new(),
+            hand_seat: None,
         }
     }
 
@@ -217,6 +229,13 @@ impl StrokeMachine {
         let first_frame = self.frames_seen == 0;
         self.frames_seen += 1;
         let striker = the_striker(&frame.tracks, self.options.strike_speed);
+        if let ([seat], false) = (&frame.hand_seats[..], self.in_motion()) {
+            self.hand_seat = Some((*seat, frame.t));
+        }
+        let striking_hand = self
+            .hand_seat
+            .filter(|&(_, t)| frame.t - t <= HAND_SEAT_MEMORY_S)
+            .map(|(seat, _)| seat);
         let mut struck = None;
         match self.phase.clone() {
             Phase::Waiting { still_frames } => {
@@ -225,6 +244,9 @@ impl StrokeMachine {
                         .then(|| launch_seat(s))
                         .flatten()
                     {
+                        // A break's striker is deflected by the cluster before
+                        // it is first seen: the arm that struck it knows better.
+                        let seat = striking_hand.unwrap_or(seat);
                         // Moving with no placement seen: the clip began mid-stroke
                         // (or the placement was hidden under a hand). It left its
                         // base lines `travelled` mm before it was first seen.
@@ -286,6 +308,7 @@ impl StrokeMachine {
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
                 if rest >= self.options.rest_frames {
                     if let Some(mut done) = self.current.take() {
+                        reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame));
                         self.finished.push(done);
                     }
@@ -326,6 +349,7 @@ impl StrokeMachine {
                 message: format!("striker placed illegally ({reason:?}, {})", reason.law()),
             });
         }
+        self.overboard_tracks.clear();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -366,7 +390,21 @@ impl StrokeMachine {
             }
         }
         for event in &frame.events {
+            if let TrackEvent::Appeared {
+                found_again: Some(lost),
+                ..
+            } = *event
+            {
+                // Off the board and back: it hit the frame, not the floor.
+                if let Some(k) = self.overboard_tracks.iter().position(|&id| id == lost) {
+                    self.overboard_tracks.remove(k);
+                    if k < current.stroke.overboard.len() {
+                        current.stroke.overboard.remove(k);
+                    }
+                }
+            }
             if let TrackEvent::Vanished {
+                id,
                 piece,
                 heading_to,
                 last_seen,
@@ -382,7 +420,10 @@ impl StrokeMachine {
                         t: Some(t),
                         late: false,
                     }),
-                    Exit::Edge => current.stroke.overboard.push(OverboardPiece { piece, t: Some(t) }),
+                    Exit::Edge => {
+                        current.stroke.overboard.push(OverboardPiece { piece, t: Some(t) });
+                        self.overboard_tracks.push(id);
+                    }
                     Exit::Nowhere if hand_present => {}
                     Exit::Nowhere => current.vision.alerts.push(VisionNote {
                         t,
@@ -437,6 +478,98 @@ impl StrokeMachine {
     }
 }
 
+/// Squares the pieces seen leaving during a stroke with the pieces counted
+/// at rest before and after it. Tracks are lost and found again in fast
+/// motion, and a blurred carromman can pass for the striker by size, so the
+/// departures seen are only candidates: the count at rest, taken when
+/// nothing moves, says how many of each kind really left. Candidates beyond
+/// that count go to a kind that is missing one, or are dropped with an
+/// alert; a piece missing with no departure seen is never invented (the
+/// referee's count check reports it).
+fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
+    let before = stroke.vision.seen_before;
+    let after = SeenCount::of(&at_rest.tracks);
+    let striker_on_board = at_rest.tracks.iter().any(|t| t.piece == Piece::Striker);
+    let mut missing = [
+        (Piece::White, before.white.saturating_sub(after.white)),
+        (Piece::Black, before.black.saturating_sub(after.black)),
+        (Piece::Queen, u32::from(before.queen && !after.queen)),
+        (Piece::Striker, u32::from(!striker_on_board)),
+    ];
+    let take = |missing: &mut [(Piece, u32)], piece: Piece| -> bool {
+        missing
+            .iter_mut()
+            .find(|(p, n)| *p == piece && *n > 0)
+            .map(|(_, n)| *n -= 1)
+            .is_some()
+    };
+    // Departures in time order: pocketings and pieces off the board alike.
+    enum Departure {
+        Pocketed(PocketedPiece),
+        Overboard(OverboardPiece),
+    }
+    let mut departures: Vec<Departure> = stroke
+        .stroke
+        .pocketed
+        .drain(..)
+        .map(Departure::Pocketed)
+        .chain(stroke.stroke.overboard.drain(..).map(Departure::Overboard))
+        .collect();
+    let time = |d: &Departure| match d {
+        Departure::Pocketed(p) => p.t,
+        Departure::Overboard(o) => o.t,
+    };
+    departures.sort_by(|a, b| time(a).unwrap_or(0.0).total_cmp(&time(b).unwrap_or(0.0)));
+    let piece_of = |d: &Departure| match d {
+        Departure::Pocketed(p) => p.piece,
+        Departure::Overboard(o) => o.piece,
+    };
+    let mut kept = vec![false; departures.len()];
+    for (i, departure) in departures.iter().enumerate() {
+        kept[i] = take(&mut missing, piece_of(departure));
+    }
+    for (i, departure) in departures.iter_mut().enumerate() {
+        if kept[i] {
+            continue;
+        }
+        let seen_as = piece_of(departure);
+        let only_missing: Vec<Piece> = missing
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(p, _)| *p)
+            .collect();
+        let t = time(departure).unwrap_or(at_rest.t);
+        if let [piece] = only_missing[..] {
+            take(&mut missing, piece);
+            match departure {
+                Departure::Pocketed(p) => p.piece = piece,
+                Departure::Overboard(o) => o.piece = piece,
+            }
+            kept[i] = true;
+            stroke.vision.alerts.push(VisionNote {
+                t,
+                message: format!(
+                    "a piece seen as a {seen_as} left the board; the count at rest says it was a {piece}"
+                ),
+            });
+        } else {
+            stroke.vision.alerts.push(VisionNote {
+                t,
+                message: format!(
+                    "a {seen_as} seemed to leave the board, but the count at rest says it did not"
+                ),
+            });
+        }
+    }
+    for (departure, keep) in departures.into_iter().zip(kept) {
+        match departure {
+            Departure::Pocketed(p) if keep => stroke.stroke.pocketed.push(p),
+            Departure::Overboard(o) if keep => stroke.stroke.overboard.push(o),
+            _ => {}
+        }
+    }
+}
+
 enum Exit {
     Pocket(crate::geometry::Pocket),
     Edge,
@@ -474,6 +607,9 @@ fn the_striker(tracks: &[Track], strike_speed: f64) -> Option<&Track> {
         .or_else(|| strikers().find(|t| seat_at(t.position).is_some()))
         .or_else(|| strikers().next())
 }
+
+/// Seconds an arm over the board is remembered as the striking player's.
+const HAND_SEAT_MEMORY_S: f64 = 1.0;
 
 /// Step (mm) of the walk back along a striker's path to its seat.
 const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
@@ -515,6 +651,11 @@ mod tests {
             centre: at,
             radius_mm: 15.0,
             piece,
+            by_colour: if piece == Piece::Striker {
+                Piece::White
+            } else {
+                piece
+            },
             confidence: 0.9,
         }
     }
@@ -529,6 +670,8 @@ mod tests {
                 t: i as f64 * FRAME_S,
                 discs,
                 occluders: Vec::new(),
+                break_arrangement: false,
+                still_there: Vec::new(),
             };
             // As the pipeline does: the first frame seeds the tracker.
             let tracks = if i == 0 {
@@ -622,6 +765,98 @@ mod tests {
             "{:?}",
             stroke.vision.alerts
         );
+    }
+
+    fn track_of(id: u32, piece: Piece, at: Point2<f64>) -> Track {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let frame = tracker.seed(&Detections {
+            discs: vec![disc(piece, at)],
+            ..Detections::default()
+        });
+        let mut track = frame.tracks[0].clone();
+        track.id = TrackId(id);
+        track
+    }
+
+    fn stroke_seen(before: SeenCount) -> SeenStroke {
+        SeenStroke {
+            stroke: Stroke {
+                seat: Seat::South,
+                t: Some(0.0),
+                touched: true,
+                pocketed: Vec::new(),
+                overboard: Vec::new(),
+                improper: false,
+                foul: None,
+                foul_by: None,
+                extra: None,
+            },
+            vision: VisionExtra {
+                seen_before: before,
+                ..VisionExtra::default()
+            },
+        }
+    }
+
+    #[test]
+    fn departures_are_squared_with_the_count_at_rest() {
+        // Before: 2 white, 1 black. After: 2 white, no black, the striker back.
+        let before = SeenCount {
+            white: 2,
+            black: 1,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        let pocketed = |piece, t| PocketedPiece {
+            piece,
+            pocket: Some(crate::geometry::Pocket::Ne),
+            t: Some(t),
+            late: false,
+        };
+        // A blurred black taken for the striker, and a white lost in a
+        // bounce near a pocket that is still on the board.
+        stroke.stroke.pocketed = vec![pocketed(Piece::Striker, 1.0), pocketed(Piece::White, 1.2)];
+        stroke.stroke.overboard = vec![OverboardPiece {
+            piece: Piece::White,
+            t: Some(1.1),
+        }];
+        let at_rest = TrackFrame {
+            index: 40,
+            t: 2.0,
+            tracks: vec![
+                track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+                track_of(2, Piece::White, Point2::new(100.0, 10.0)),
+                track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+            ],
+            events: Vec::new(),
+            hand_present: false,
+            hand_seats: Vec::new(),
+        };
+        reconcile_exits(&mut stroke, &at_rest);
+        assert_eq!(stroke.stroke.pocketed.len(), 1, "{:?}", stroke.stroke);
+        assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
+        assert!(stroke.stroke.overboard.is_empty());
+        assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
+    }
+
+    #[test]
+    fn a_piece_missing_at_rest_with_no_departure_seen_is_not_invented() {
+        let before = SeenCount {
+            white: 1,
+            black: 0,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        let at_rest = TrackFrame {
+            index: 40,
+            t: 2.0,
+            tracks: vec![track_of(3, Piece::Striker, Point2::new(0.0, -200.0))],
+            events: Vec::new(),
+            hand_present: false,
+            hand_seats: Vec::new(),
+        };
+        reconcile_exits(&mut stroke, &at_rest);
+        assert!(stroke.stroke.pocketed.is_empty());
     }
 
     #[test]

@@ -279,7 +279,7 @@ fn process_frame(
     let detections = detector
         .detect(rectified, &known)
         .map_err(StageError::Detect)?;
-    Ok(if first {
+    Ok(if first || detections.break_arrangement {
         tracker.seed(&detections)
     } else {
         tracker.update(&detections)

@@ -7,8 +7,9 @@
 use nalgebra::{Point2, Vector2};
 
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
-use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
-use crate::geometry::{Piece, PlacedPiece};
+use crate::geometry::nearest_pocket;
+use crate::geometry::spec::{CARROMMAN_RADIUS_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM};
+use crate::geometry::{Piece, PlacedPiece, Seat};
 
 /// Tuning of the tracker.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -136,6 +137,34 @@ fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
     (track.position - track.first_seen_at).norm() >= distance_mm
 }
 
+/// Seconds a piece lost from sight is remembered for being found again.
+const REFOUND_WITHIN_S: f64 = 3.0;
+
+/// A piece found again lies within this distance (mm) of where one was lost.
+const REFOUND_REACH_MM: f64 = 400.0;
+
+/// A piece lost nearer a pocket's centre than this (mm) may have fallen in,
+/// and is not looked for again.
+const REFOUND_POCKET_CLEARANCE_MM: f64 = 2.0 * POCKET_RADIUS_MM;
+
+/// The piece lost lately that a tentative track is, if any (the memory is
+/// used up).
+fn refound(lost: &mut Vec<LostPiece>, track: &Track) -> Option<TrackId> {
+    let found = lost.iter().position(|lost| {
+        lost.piece == track.piece && (lost.at - track.position).norm() <= REFOUND_REACH_MM
+    });
+    found.map(|i| lost.remove(i).id)
+}
+
+/// A confirmed piece lost from sight away from the pockets.
+#[derive(Debug, Clone, Copy)]
+struct LostPiece {
+    id: TrackId,
+    piece: Piece,
+    at: Point2<f64>,
+    t: f64,
+}
+
 /// Whether a point lies under one of the hands seen lately.
 fn near_hand(hands: &[(Occluder, u32)], point: Point2<f64>) -> bool {
     hands
@@ -167,6 +196,8 @@ pub enum TrackEvent {
         at: Point2<f64>,
         /// Seconds from the start of the clip.
         t: f64,
+        /// The track lost lately that this piece is, found again.
+        found_again: Option<TrackId>,
     },
     /// A confirmed track stopped being seen in the open.
     Vanished {
@@ -200,6 +231,8 @@ pub struct TrackFrame {
     pub events: Vec<TrackEvent>,
     /// Whether a hand is over the board.
     pub hand_present: bool,
+    /// The seats whose players' arms are over the board.
+    pub hand_seats: Vec<Seat>,
 }
 
 /// Keeps identities across frames.
@@ -210,6 +243,10 @@ pub struct Tracker {
     next_id: u32,
     last_t: Option<f64>,
     recent_hands: Vec<(Occluder, u32)>,
+    /// Confirmed pieces lost from sight away from the pockets lately: piece,
+    /// where, when (s). A disc of that kind found again near there is the
+    /// same piece, even if it is found only once it lies still.
+    recently_lost: Vec<LostPiece>,
 }
 
 impl Tracker {
@@ -221,6 +258,7 @@ impl Tracker {
             next_id: 0,
             last_t: None,
             recent_hands: Vec::new(),
+            recently_lost: Vec::new(),
         }
     }
 
@@ -237,6 +275,9 @@ impl Tracker {
             .map(|t| KnownDisc {
                 centre: t.position,
                 radius_mm: t.radius_mm(),
+                piece: t.piece,
+                tag: t.id.0,
+                at_rest: t.speed() < AT_REST_MM_S && !t.hidden && t.missed == 0,
             })
             .collect()
     }
@@ -260,6 +301,36 @@ impl Tracker {
         let mut detection_used = vec![false; detections.discs.len()];
         let mut track_matched = vec![false; self.tracks.len()];
 
+        // Resting pieces the detector found still in place keep their place
+        // and claim the detections on them (a peak between touching pieces,
+        // a neighbour's blur), so nothing else pairs with them.
+        for (ti, track) in self.tracks.iter_mut().enumerate() {
+            if !track.confirmed || !detections.still_there.contains(&track.id.0) {
+                continue;
+            }
+            let mut nearest: Option<(f64, usize)> = None;
+            for (di, detection) in detections.discs.iter().enumerate() {
+                let distance = (detection.centre - track.position).norm();
+                let claim = SAME_DISC_FRACTION * (track.radius_mm() + CARROMMAN_RADIUS_MM);
+                if !detection_used[di] && distance <= claim {
+                    detection_used[di] = true;
+                    if nearest.is_none_or(|(d, _)| distance < d) {
+                        nearest = Some((distance, di));
+                    }
+                }
+            }
+            track_matched[ti] = true;
+            match nearest {
+                Some((distance, di)) if distance <= self.options.jitter_mm => {
+                    apply_detection(track, &detections.discs[di], dt, &self.options);
+                }
+                _ => {
+                    track.velocity *= 1.0 - self.options.velocity_weight;
+                    track.hidden = false;
+                    track.missed = 0;
+                }
+            }
+        }
         let predicted: Vec<Point2<f64>> = self
             .tracks
             .iter()
@@ -310,23 +381,28 @@ impl Tracker {
         // Tracks not seen: hidden, coasting, or gone.
         let hand_present = detections.hand_present();
         self.remember_hands(detections);
+        self.recently_lost
+            .retain(|lost| t - lost.t <= REFOUND_WITHIN_S);
         let mut keep = vec![true; self.tracks.len()];
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
                     // Confirmed in an earlier frame; nothing new.
-                } else if !track.confirmed
-                    && track.seen_in_a_row >= self.options.confirm_frames
-                    && (arrived_moving(track, self.options.arrival_move_mm)
-                        || near_hand(&self.recent_hands, track.position))
-                {
-                    track.confirmed = true;
-                    events.push(TrackEvent::Appeared {
-                        id: track.id,
-                        piece: track.piece,
-                        at: track.position,
-                        t,
-                    });
+                } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
+                    let found_again = refound(&mut self.recently_lost, track);
+                    if found_again.is_some()
+                        || arrived_moving(track, self.options.arrival_move_mm)
+                        || near_hand(&self.recent_hands, track.position)
+                    {
+                        track.confirmed = true;
+                        events.push(TrackEvent::Appeared {
+                            id: track.id,
+                            piece: track.piece,
+                            at: track.position,
+                            t,
+                            found_again,
+                        });
+                    }
                 }
                 continue;
             }
@@ -348,6 +424,14 @@ impl Tracker {
             {
                 keep[ti] = false;
                 let frame_dt = if dt > 0.0 { dt } else { 0.0 };
+                if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
+                    self.recently_lost.push(LostPiece {
+                        id: track.id,
+                        piece: track.piece,
+                        at: track.position,
+                        t,
+                    });
+                }
                 events.push(TrackEvent::Vanished {
                     id: track.id,
                     piece: track.piece,
@@ -365,11 +449,21 @@ impl Tracker {
             keep[index - 1]
         });
 
-        // Detections nobody claimed start tentative tracks.
+        // Detections nobody claimed start tentative tracks. There is one
+        // striker: while it is followed in motion, another disc of its size
+        // is a blurred carromman.
+        let striker_followed = self.tracks.iter().any(|t| {
+            t.confirmed && t.piece == Piece::Striker && t.missed == 0 && t.speed() >= AT_REST_MM_S
+        });
         for (di, detection) in detections.discs.iter().enumerate() {
             if detection_used[di] {
                 continue;
             }
+            let mut detection = *detection;
+            if striker_followed && detection.piece == Piece::Striker {
+                detection.piece = detection.by_colour;
+            }
+            let detection = &detection;
             let mut track = Track {
                 id: TrackId(self.next_id),
                 piece: detection.piece,
@@ -392,6 +486,7 @@ impl Tracker {
                     piece: track.piece,
                     at: track.position,
                     t,
+                    found_again: None,
                 });
             }
             self.tracks.push(track);
@@ -402,12 +497,14 @@ impl Tracker {
             tracks: self.tracks().cloned().collect(),
             events,
             hand_present,
+            hand_seats: detections.hand_seats(),
         }
     }
 
     /// Starts confirmed tracks for pieces known to be on the board (the break
-    /// arrangement seen in the first frame).
+    /// arrangement), in place of any tracks held so far.
     pub fn seed(&mut self, detections: &Detections) -> TrackFrame {
+        self.tracks.clear();
         for detection in &detections.discs {
             let mut track = Track {
                 id: TrackId(self.next_id),
@@ -436,6 +533,7 @@ impl Tracker {
             tracks: self.tracks().cloned().collect(),
             events: Vec::new(),
             hand_present: detections.hand_present(),
+            hand_seats: detections.hand_seats(),
         }
     }
 
@@ -470,37 +568,51 @@ impl Tracker {
             }
             track_matched[ti] = true;
             detection_used[di] = true;
-            let detection = &detections.discs[di];
-            let track = &mut self.tracks[ti];
-            let settled_at = track.settled_sum / f64::from(track.settled_count.max(1));
-            if (detection.centre.coords - settled_at).norm() <= self.options.jitter_mm {
-                // Still: average the detections; the speed decays to nothing.
-                if track.settled_count >= MAX_SETTLED_SAMPLES {
-                    track.settled_sum -= settled_at;
-                    track.settled_count -= 1;
-                }
-                track.settled_sum += detection.centre.coords;
-                track.settled_count += 1;
-                track.velocity *= 1.0 - self.options.velocity_weight;
-                track.position = Point2::from(track.settled_sum / f64::from(track.settled_count));
-            } else {
-                if dt > 0.0 && !track.hidden {
-                    let measured = (detection.centre - track.position) / dt;
-                    let w = self.options.velocity_weight;
-                    track.velocity = measured * w + track.velocity * (1.0 - w);
-                } else {
-                    track.velocity = Vector2::zeros();
-                }
-                track.position = detection.centre;
-                track.settled_sum = detection.centre.coords;
-                track.settled_count = 1;
-            }
-            track.hidden = false;
-            track.missed = 0;
-            track.seen_in_a_row = (track.seen_in_a_row + 1).min(self.options.confirm_frames.max(1));
-            track.vote(detection);
+            apply_detection(
+                &mut self.tracks[ti],
+                &detections.discs[di],
+                dt,
+                &self.options,
+            );
         }
     }
+}
+
+/// Within this fraction of two radii of a resting piece found in place, a
+/// detection is that piece.
+const SAME_DISC_FRACTION: f64 = 0.8;
+
+/// Moves a track to a detection paired with it: a still piece's position is
+/// the mean of its jittering detections, a moving one's follows with a
+/// smoothed velocity.
+fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &TrackerOptions) {
+    let settled_at = track.settled_sum / f64::from(track.settled_count.max(1));
+    if (detection.centre.coords - settled_at).norm() <= options.jitter_mm {
+        // Still: average the detections; the speed decays to nothing.
+        if track.settled_count >= MAX_SETTLED_SAMPLES {
+            track.settled_sum -= settled_at;
+            track.settled_count -= 1;
+        }
+        track.settled_sum += detection.centre.coords;
+        track.settled_count += 1;
+        track.velocity *= 1.0 - options.velocity_weight;
+        track.position = Point2::from(track.settled_sum / f64::from(track.settled_count));
+    } else {
+        if dt > 0.0 && !track.hidden {
+            let measured = (detection.centre - track.position) / dt;
+            let w = options.velocity_weight;
+            track.velocity = measured * w + track.velocity * (1.0 - w);
+        } else {
+            track.velocity = Vector2::zeros();
+        }
+        track.position = detection.centre;
+        track.settled_sum = detection.centre.coords;
+        track.settled_count = 1;
+    }
+    track.hidden = false;
+    track.missed = 0;
+    track.seen_in_a_row = (track.seen_in_a_row + 1).min(options.confirm_frames.max(1));
+    track.vote(detection);
 }
 
 /// Extra cost (mm) of pairing a track with a detection of another class: a
@@ -525,6 +637,11 @@ mod tests {
             centre: Point2::new(x, y),
             radius_mm: CARROMMAN_RADIUS_MM,
             piece,
+            by_colour: if piece == Piece::Striker {
+                Piece::White
+            } else {
+                piece
+            },
             confidence: 0.9,
         }
     }
@@ -544,6 +661,8 @@ mod tests {
             t: index as f64 * FRAME_S,
             discs,
             occluders: Vec::new(),
+            break_arrangement: false,
+            still_there: Vec::new(),
         }
     }
 
@@ -639,6 +758,7 @@ mod tests {
             min: Point2::new(80.0, 80.0),
             max: Point2::new(300.0, 300.0),
             cause: OcclusionCause::Hand,
+            enters_from: None,
         };
         let mut vanished = Vec::new();
         for i in 3..10 {
@@ -707,6 +827,7 @@ mod tests {
             min: Point2::new(-140.0, 0.0),
             max: Point2::new(-60.0, 400.0),
             cause: OcclusionCause::Hand,
+            enters_from: None,
         });
         feed(&mut tracker, hand);
         let f = feed(
@@ -715,6 +836,60 @@ mod tests {
         );
         assert_eq!(id_of(&f, Piece::White).len(), 1, "{:?}", f.events);
         assert!(id_of(&f, Piece::Black).is_empty());
+    }
+
+    #[test]
+    fn a_resting_piece_found_in_place_keeps_it_and_claims_a_peak_beside_it() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let seeded = tracker.seed(&frame(0, vec![disc(Piece::White, 0.0, 0.0)]));
+        let id = seeded.tracks[0].id;
+        for i in 1..10 {
+            // A foreground peak between touching pieces, 12 mm off, taken
+            // for the striker by its size.
+            let mut detections = frame(i, vec![disc(Piece::Striker, 12.0, 0.0)]);
+            detections.still_there = vec![id.0];
+            let f = feed(&mut tracker, detections);
+            assert_eq!(f.tracks.len(), 1, "frame {i}: {:?}", f.tracks);
+            assert_eq!(f.tracks[0].position, Point2::new(0.0, 0.0));
+            assert!(f.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_piece_lost_in_motion_and_found_again_at_rest_is_the_same_piece() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        tracker.seed(&frame(0, vec![disc(Piece::Black, 0.0, 0.0)]));
+        // Struck: it moves, then is lost near the frame.
+        for i in 1..6 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::Black, 0.0, 40.0 * i as f64)]),
+            );
+        }
+        let mut lost = None;
+        for i in 6..16 {
+            let f = feed(&mut tracker, frame(i, Vec::new()));
+            lost = lost.or(f.events.iter().find_map(|e| match e {
+                TrackEvent::Vanished { id, .. } => Some(*id),
+                _ => None,
+            }));
+        }
+        let lost = lost.expect("the lost piece vanished");
+        // Found again lying still, where no hand was.
+        let mut found_again = None;
+        for i in 16..20 {
+            let f = feed(&mut tracker, frame(i, vec![disc(Piece::Black, 0.0, 300.0)]));
+            for event in &f.events {
+                if let TrackEvent::Appeared {
+                    found_again: Some(was),
+                    ..
+                } = event
+                {
+                    found_again = Some(*was);
+                }
+            }
+        }
+        assert_eq!(found_again, Some(lost));
     }
 
     #[test]
