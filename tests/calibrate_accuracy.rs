@@ -3,7 +3,7 @@
 //! fitted calibration, and the distance from where it started is the error.
 //!
 //! The quick test runs on every `cargo test`; the benchmark
-//! (`scripts/bench-calibrate.sh`) runs the held-out seeds at 720p and 1080p.
+//! (`scripts/bench-calibrate.sh`) runs a range of seeds at 720p and 1080p.
 
 use std::time::Instant;
 
@@ -137,13 +137,75 @@ fn random_cameras_are_recovered_within_a_millimetre() {
     }
 }
 
+/// A tilted camera sees the frame's wall hide a strip of the surface, and
+/// shadows darken its rim: the surface edge shows inside its ICF place. The
+/// fit uses the edge's shape, not its place, so the lens is not bent towards
+/// barrel by it and the markings' points stay within the 1.5 mm target.
+#[test]
+fn a_surface_edge_shown_inside_its_place_does_not_bend_the_lens() {
+    use carrom::geometry::spec::HALF_SURFACE_MM;
+    use nalgebra::Point2;
+    use opencv::core::{Point, Scalar, Vector};
+    use opencv::imgproc;
+    const HIDDEN_MM: f64 = 2.5;
+    for seed in [1002, 1011] {
+        let truth = TruthCamera::generated(seed, 800, 600).expect("camera");
+        let mut frame = render(
+            &truth,
+            &SceneOptions {
+                seed,
+                ..SceneOptions::default()
+            },
+        )
+        .expect("frame");
+        // The frame's dark wood over a strip along two adjacent sides, drawn
+        // through the truth camera (the strip bends with the lens).
+        let h = HALF_SURFACE_MM;
+        for (along, inward) in [((1.0, 0.0), (0.0, 1.0)), ((0.0, 1.0), (1.0, 0.0))] {
+            let edge = |t: f64, depth: f64| {
+                let (ax, ay): (f64, f64) = along;
+                let (ix, iy): (f64, f64) = inward;
+                Point2::new(
+                    -h * (ix + ax) + t * ax + depth * ix,
+                    -h * (iy + ay) + t * ay + depth * iy,
+                )
+            };
+            let mut outline: Vec<Point2<f64>> =
+                (0..=74).map(|i| edge(i as f64 * 20.0, 0.0)).collect();
+            outline.extend((0..=74).rev().map(|i| edge(i as f64 * 20.0, HIDDEN_MM)));
+            let polygon: Vector<Point> = outline
+                .iter()
+                .map(|b| {
+                    let p = truth.board_to_image(*b).expect("in front of the camera");
+                    Point::new(p.x.round() as i32, p.y.round() as i32)
+                })
+                .collect();
+            let polygons: Vector<Vector<Point>> = std::iter::once(polygon).collect();
+            imgproc::fill_poly_def(&mut frame, &polygons, Scalar::new(28.0, 46.0, 84.0, 0.0))
+                .expect("draw the strip");
+        }
+        let options = CalibrateOptions {
+            south: truth.south_side(),
+            corners: None,
+            source: format!("synthetic seed {seed}, edge hidden"),
+        };
+        let calibration =
+            calibrate_frame(&frame, &options).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let e = errors(&truth, &calibration);
+        let max = e.iter().cloned().fold(0.0, f64::max);
+        // 2.5 mm hidden on two sides moved the worst point 5.3–5.7 mm when
+        // the edge had to lie on its ICF place; the target is 1.5 mm.
+        assert!(max <= 1.5, "seed {seed}: max {max:.3} mm");
+    }
+}
+
 /// The benchmark: `cargo test --release --test calibrate_accuracy -- --ignored --nocapture`.
-/// Seeds from `CALIBRATE_BENCH_SEEDS` (`first..last`, default the held-out
-/// 3000..3050).
+/// Seeds from `CALIBRATE_BENCH_SEEDS` (`first..last`, default 4000..4050,
+/// the last held-out range reported).
 #[test]
 #[ignore = "benchmark: run through scripts/bench-calibrate.sh"]
 fn benchmark() {
-    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "3000..3050".into());
+    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "4000..4050".into());
     let (first, last) = seeds
         .split_once("..")
         .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
@@ -263,5 +325,144 @@ fn dump_frames() {
             .to_lowercase();
             opencv::imgcodecs::imwrite_def(&path, &frame).expect("write");
         }
+    }
+}
+
+/// Where the worst marking points of each seed lie and how the fitted lens
+/// differs from the truth:
+/// `CALIBRATE_BENCH_SEEDS=1000..1020 cargo test --release --test calibrate_accuracy diagnose -- --ignored --nocapture`.
+#[test]
+#[ignore = "tool: prints the worst points of each seed"]
+fn diagnose() {
+    use carrom::calibrate::model::marking_samples;
+    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "1000..1020".into());
+    let (first, last) = seeds
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .expect("CALIBRATE_BENCH_SEEDS is first..last");
+    let look = match std::env::var("CALIBRATE_BENCH_LOOK").as_deref() {
+        Ok("plain") => Look::Plain,
+        _ => Look::Realistic,
+    };
+    for seed in first..last {
+        let Ok((truth, frame)) = frame_for(seed, 1280, 720, look) else {
+            continue;
+        };
+        let options = CalibrateOptions {
+            south: truth.south_side(),
+            corners: None,
+            source: String::new(),
+        };
+        let calibration = match calibrate_frame(&frame, &options) {
+            Ok(c) => c,
+            Err(e) => {
+                println!("seed {seed}: FAILED {e}");
+                continue;
+            }
+        };
+        let mut rows: Vec<(f64, String)> = marking_samples(10.0)
+            .into_iter()
+            .filter_map(|s| {
+                let image = truth.board_to_image(s.board)?;
+                let back = calibration.image_to_board(image).ok()?;
+                let e = back - s.board;
+                let (t, c) = (truth.lens, calibration.lens);
+                let r = ((image.x - t.cx) / t.fx).hypot((image.y - t.cy) / t.fy);
+                let edge = (image.x.min(1279.0 - image.x)).min(image.y.min(719.0 - image.y));
+                let _ = c;
+                Some((
+                    e.norm(),
+                    format!(
+                        "{:?} board ({:.0},{:.0}) img ({:.0},{:.0}) r {:.2} border {:.0}px err ({:+.2},{:+.2})",
+                        s.group, s.board.x, s.board.y, image.x, image.y, r, edge, e.x, e.y
+                    ),
+                ))
+            })
+            .collect();
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let (t, c) = (truth.lens, calibration.lens);
+        // Pixel-space distortion: k1/f², k2/f⁴ × 640² and 640⁴ for scale.
+        let s = 640.0f64;
+        println!(
+            "seed {seed}: max {:.3} mm | truth k1 {:+.4} k2 {:+.4} c ({:.1},{:.1}) f {:.0}/{:.0} | fit k1 {:+.4} k2 {:+.4} c ({:.1},{:.1}) f {:.0} | resid med {:.3} max {:.3} mm",
+            rows[0].0,
+            t.k1 * (s / t.fx).powi(2),
+            t.k2 * (s / t.fx).powi(4),
+            t.cx,
+            t.cy,
+            t.fx,
+            t.fy,
+            c.k1 * (s / c.fx).powi(2),
+            c.k2 * (s / c.fx).powi(4),
+            c.cx,
+            c.cy,
+            c.fx,
+            calibration.residuals.median_mm,
+            calibration.residuals.max_mm,
+        );
+        for (e, text) in rows.iter().take(4) {
+            println!("    {e:.3} mm {text}");
+        }
+        // The worst point of each marking group.
+        let mut per_group = std::collections::BTreeMap::<String, f64>::new();
+        for (e, text) in &rows {
+            let group = text.split(' ').next().unwrap_or("").to_string();
+            let worst = per_group.entry(group).or_insert(0.0);
+            *worst = worst.max(*e);
+        }
+        println!("    per group: {per_group:.2?}");
+    }
+}
+
+/// How far from the truth the edge search finds each marking group: the
+/// search is run at the truth camera, and the signed offsets (mm, positive
+/// along the sample's normal, i.e. outward for the surface edge) are
+/// summarised per group and per board side:
+/// `CALIBRATE_BENCH_SEEDS=1000..1020 cargo test --release --test calibrate_accuracy edge_bias -- --ignored --nocapture`.
+#[test]
+#[ignore = "tool: edge-search bias at the truth camera"]
+fn edge_bias() {
+    use carrom::calibrate::fine::{residuals, search_edges, FitState};
+    use carrom::calibrate::gray::GrayImage;
+    use carrom::calibrate::model::{marking_samples, MarkingGroup};
+    use std::collections::BTreeMap;
+    let seeds = std::env::var("CALIBRATE_BENCH_SEEDS").unwrap_or_else(|_| "1000..1020".into());
+    let (first, last) = seeds
+        .split_once("..")
+        .and_then(|(a, b)| Some((a.parse::<u64>().ok()?, b.parse::<u64>().ok()?)))
+        .expect("CALIBRATE_BENCH_SEEDS is first..last");
+    let look = match std::env::var("CALIBRATE_BENCH_LOOK").as_deref() {
+        Ok("plain") => Look::Plain,
+        _ => Look::Realistic,
+    };
+    let samples = marking_samples(3.0);
+    for seed in first..last {
+        let Ok((truth, frame)) = frame_for(seed, 1280, 720, look) else {
+            continue;
+        };
+        let image = GrayImage::from_frame(&frame, 0.7).expect("grey");
+        let mut lens = truth.lens;
+        lens.fy = lens.fx;
+        let state = FitState::new(&truth.homography, &lens, (1280, 720)).expect("state");
+        let (_, found) = search_edges(&image, &state, &samples, 3.0, 2.5);
+        let r = residuals(&state, &samples, &found);
+        let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for (f, r) in found.iter().zip(&r) {
+            let s = samples[f.sample];
+            let mm = -r / f.px_per_mm;
+            let key = if s.group == MarkingGroup::SurfaceEdge {
+                // Which side of the board, and is it the side towards the camera?
+                format!("edge n=({:+.0},{:+.0})", s.normal.x, s.normal.y)
+            } else {
+                format!("{:?}", s.group)
+            };
+            groups.entry(key).or_default().push(mm);
+        }
+        let mut line = format!("seed {seed}:");
+        for (k, mut v) in groups {
+            v.sort_by(f64::total_cmp);
+            line += &format!(" {k} {:+.2}({})", v[v.len() / 2], v.len());
+        }
+        println!("{line}");
     }
 }

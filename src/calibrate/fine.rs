@@ -17,7 +17,12 @@ const K1: usize = 8;
 const K2: usize = 9;
 const CX: usize = 10;
 const CY: usize = 11;
-const PARAMS: usize = 12;
+/// First of the four surface-edge offsets (east, west, north, south side),
+/// then one radius offset for each kind of circle (outer, centre, base): mm
+/// along the samples' normals, see [`offset_index`].
+const EDGE_OFFSETS: usize = 12;
+const CIRCLE_OFFSETS: usize = 16;
+const PARAMS: usize = 19;
 
 /// Step of the profile sampled across an edge, pixels.
 const PROFILE_STEP_PX: f64 = 0.5;
@@ -29,6 +34,11 @@ const MIN_RESPONSE: f64 = 6.0;
 /// towards their neutral values: pixels of residual per unit of parameter.
 const K2_PRIOR_PX: f64 = 40.0;
 const CENTRE_PRIOR_PX: f64 = 30.0;
+
+/// Pseudo-observation weight keeping the edge and circle offsets defined
+/// where none of their samples are in view: pixels per mm of offset, small
+/// beside the hundreds of edge points that measure a visible one.
+const OFFSET_PRIOR_PX: f64 = 1.0;
 
 /// The model being fitted: board mm → undistorted pixels (a homography in
 /// normalised coordinates) → distorted pixels (radial lens).
@@ -143,6 +153,44 @@ impl FitState {
             self.centre.y + self.scale * v.y / v.z,
         );
         Some(lens_of(self, theta).distort(undistorted))
+    }
+}
+
+/// Which offset parameter moves a sample, if any. Where the surface edge
+/// shows depends on more than the ICF figures: the frame's wall hides a
+/// strip of the surface from a tilted camera, bevels and shadows darken its
+/// rim; and printed circles vary in size between boards. Each side of the
+/// edge and each kind of circle therefore gets its own offset along the
+/// normal, so those samples constrain the lens through their shape (a
+/// straight edge that bows in the image, a circle's centre) without their
+/// distance from the painted lines biasing it.
+fn offset_index(sample: &MarkingSample) -> Option<usize> {
+    match sample.group {
+        MarkingGroup::SurfaceEdge => {
+            let n = sample.normal;
+            let side = if n.x > 0.5 {
+                0
+            } else if n.x < -0.5 {
+                1
+            } else if n.y > 0.5 {
+                2
+            } else {
+                3
+            };
+            Some(EDGE_OFFSETS + side)
+        }
+        MarkingGroup::OuterCircle => Some(CIRCLE_OFFSETS),
+        MarkingGroup::CentreCircle => Some(CIRCLE_OFFSETS + 1),
+        MarkingGroup::BaseCircle => Some(CIRCLE_OFFSETS + 2),
+        MarkingGroup::BaseLine | MarkingGroup::Arrow => None,
+    }
+}
+
+/// The board point of a sample with its offset applied.
+fn offset_board(theta: &[f64; PARAMS], sample: &MarkingSample) -> Point2<f64> {
+    match offset_index(sample) {
+        Some(j) => sample.board + sample.normal * theta[j],
+        None => sample.board,
     }
 }
 
@@ -363,6 +411,19 @@ pub fn residuals(state: &FitState, samples: &[MarkingSample], found: &[FoundEdge
         .collect()
 }
 
+/// Signed distances (pixels) of the found edges from the model with the
+/// edge and circle offsets applied: what the solve minimises.
+fn offset_residuals(state: &FitState, samples: &[MarkingSample], found: &[FoundEdge]) -> Vec<f64> {
+    found
+        .iter()
+        .map(|f| {
+            state
+                .project(&state.theta, offset_board(&state.theta, &samples[f.sample]))
+                .map_or(f64::INFINITY, |p| f.direction.dot(&(p - f.point)))
+        })
+        .collect()
+}
+
 /// Robust scale of residuals: 1.4826 × median absolute value, at least
 /// `floor` pixels.
 pub fn robust_sigma(residuals: &[f64], floor: f64) -> f64 {
@@ -399,14 +460,16 @@ pub struct Freedom {
     pub k2: bool,
     /// The principal point (distortion centre).
     pub centre: bool,
+    /// The surface-edge and circle offsets (see `offset_index`).
+    pub offsets: bool,
 }
 
 /// Weight of each marking group in the solve: the long straight edges carry
 /// the fit; circles, whose printed size varies most between real boards,
 /// only help. The surface edge weighs `edge_weight`: it is where the fit
-/// starts, but a tilted camera sees the top of the frame's wall hide a strip
-/// of the surface along the far sides, so the painted markings have the last
-/// word.
+/// starts, but the frame's wall, bevels and shadows move where it shows by
+/// up to a millimetre or more, so until its sides have offsets of their own
+/// (`Freedom::offsets`) the painted markings have the last word.
 fn group_weight(group: MarkingGroup, edge_weight: f64) -> f64 {
     match group {
         MarkingGroup::SurfaceEdge => edge_weight,
@@ -438,11 +501,14 @@ pub fn solve(
     if freedom.centre {
         active.extend([CX, CY]);
     }
+    if freedom.offsets {
+        active.extend(EDGE_OFFSETS..PARAMS);
+    }
     let m = active.len();
     let mut lambda = 1e-3;
-    let mut sigma = robust_sigma(&residuals(state, samples, found), sigma_floor);
+    let mut sigma = robust_sigma(&offset_residuals(state, samples, found), sigma_floor);
     for _ in 0..iterations {
-        let current = residuals(state, samples, found);
+        let current = offset_residuals(state, samples, found);
         sigma = robust_sigma(&current, sigma_floor);
         let weights: Vec<f64> = current
             .iter()
@@ -457,7 +523,7 @@ pub fn solve(
                 if *w == 0.0 {
                     continue;
                 }
-                let Some(p) = state.project(theta, samples[f.sample].board) else {
+                let Some(p) = state.project(theta, offset_board(theta, &samples[f.sample])) else {
                     return f64::INFINITY;
                 };
                 let r = f.direction.dot(&(p - f.point));
@@ -472,8 +538,8 @@ pub fn solve(
                 if w == 0.0 {
                     return None;
                 }
-                let board = samples[f.sample].board;
-                let p = state.project(&state.theta, board)?;
+                let sample = &samples[f.sample];
+                let p = state.project(&state.theta, offset_board(&state.theta, sample))?;
                 let r = f.direction.dot(&(p - f.point));
                 let mut row = Vec::with_capacity(m);
                 for &j in &active {
@@ -482,8 +548,8 @@ pub fn solve(
                     plus[j] += eps;
                     let mut minus = state.theta;
                     minus[j] -= eps;
-                    let a = state.project(&plus, board)?;
-                    let b = state.project(&minus, board)?;
+                    let a = state.project(&plus, offset_board(&plus, sample))?;
+                    let b = state.project(&minus, offset_board(&minus, sample))?;
                     row.push(f.direction.dot(&(a - b)) / (2.0 * eps));
                 }
                 Some((
@@ -542,6 +608,10 @@ fn prior_cost(theta: &[f64; PARAMS]) -> f64 {
     (K2_PRIOR_PX * theta[K2]).powi(2)
         + (CENTRE_PRIOR_PX * theta[CX]).powi(2)
         + (CENTRE_PRIOR_PX * theta[CY]).powi(2)
+        + theta[EDGE_OFFSETS..]
+            .iter()
+            .map(|o| (OFFSET_PRIOR_PX * o).powi(2))
+            .sum::<f64>()
 }
 
 fn add_priors(
@@ -554,6 +624,7 @@ fn add_priors(
         let weight = match j {
             K2 => K2_PRIOR_PX,
             CX | CY => CENTRE_PRIOR_PX,
+            j if j >= EDGE_OFFSETS => OFFSET_PRIOR_PX,
             _ => continue,
         };
         jtj[(k, k)] += weight * weight;

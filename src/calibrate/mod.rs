@@ -92,6 +92,7 @@ const ROUNDS: [Round; 4] = [
             k1: false,
             k2: false,
             centre: false,
+            offsets: false,
         },
         repeats: 3,
     },
@@ -103,28 +104,33 @@ const ROUNDS: [Round; 4] = [
             k1: true,
             k2: false,
             centre: false,
+            offsets: false,
         },
         repeats: 2,
     },
     Round {
         border_only: false,
-        edge_weight: FINE_EDGE_WEIGHT,
+        edge_weight: FIXED_EDGE_WEIGHT,
         radius_mm: 8.0,
         freedom: Freedom {
             k1: true,
             k2: false,
             centre: false,
+            offsets: false,
         },
         repeats: 2,
     },
+    // The surface edge and the circles each get an offset of their own here,
+    // so they bend the lens by their shape, not by where they lie.
     Round {
         border_only: false,
-        edge_weight: FINE_EDGE_WEIGHT,
+        edge_weight: OFFSET_EDGE_WEIGHT,
         radius_mm: 4.0,
         freedom: Freedom {
             k1: true,
             k2: true,
             centre: true,
+            offsets: true,
         },
         repeats: 3,
     },
@@ -134,9 +140,16 @@ const ROUNDS: [Round; 4] = [
 /// radius.
 const SIGMA_FLOOR_SHARE: f64 = 0.3;
 
-/// Weight of the surface edge once the painted markings are in the fit (see
-/// `fine::solve`).
-const FINE_EDGE_WEIGHT: f64 = 0.2;
+/// Weight of the surface edge once the painted markings are in the fit while
+/// it still has to lie exactly on the ICF figure (see `fine::group_weight`):
+/// low, since the frame's wall, bevels and shadows move where it shows.
+const FIXED_EDGE_WEIGHT: f64 = 0.2;
+
+/// Weight of the surface edge once each side has an offset of its own: as
+/// much as a painted line, since only its shape is then used — and it is
+/// the only marking that reaches the corners, where a lens fitted on the
+/// painted lines alone is extrapolated.
+const OFFSET_EDGE_WEIGHT: f64 = 1.0;
 
 /// Radius of the surface-edge search that checks a fit has the right edge,
 /// mm: wide enough to find an edge the frame's wall hides a strip of, far
