@@ -464,7 +464,11 @@ pub fn run_session(
             last_board_refresh = t;
             publish(&board.view);
         }
-        if at_rest && t - last_drift_check >= options.drift_check_every_s {
+        // A hand over the board hides only some of the markings (the check
+        // takes their median), and players' hands are over it most of the
+        // time: only moving pieces keep the check off.
+        let still = !vision.machine().in_motion();
+        if still && t - last_drift_check >= options.drift_check_every_s {
             last_drift_check = t;
             if let Some(refitted) = check_drift(&camera, &frame, t, &mut board)? {
                 camera = refitted;
