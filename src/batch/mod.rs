@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -257,31 +259,55 @@ impl ClipSummary {
 /// Scores every clip, `options.jobs` at a time, calling `on_done` as each
 /// finishes (from worker threads). A clip that fails is summed up with its
 /// error and the others go on. The rows come back in the order of `clips`.
+///
+/// Each worker takes the next clip from one shared queue, longest (largest
+/// file) first, so the batch does not wait at the end on one worker's long
+/// clip while the other sits idle.
 pub fn run_batch(
     clips: &[PathBuf],
     options: &BatchOptions,
     on_done: &(dyn Fn(&ClipSummary) + Sync),
 ) -> Vec<ClipSummary> {
     let names = clip_names(clips);
-    let work = || {
-        clips
-            .par_iter()
-            .zip(names.par_iter())
-            .map(|(clip, name)| {
-                let summary = score_one(clip, name, options);
-                on_done(&summary);
-                summary
-            })
-            .collect()
+    let mut order: Vec<usize> = (0..clips.len()).collect();
+    // An unreadable size sorts last; the clip's own error comes when it is scored.
+    order.sort_by_key(|&i| std::cmp::Reverse(std::fs::metadata(&clips[i]).map_or(0, |m| m.len())));
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<Option<ClipSummary>>> = Mutex::new(vec![None; clips.len()]);
+    let worker = || {
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let summary = score_one(&clips[i], &names[i], options);
+            on_done(&summary);
+            // No code panics while holding the lock, so a poisoned one is still whole.
+            let mut rows = rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            rows[i] = Some(summary);
+        }
     };
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(options.jobs.max(1))
-        .build()
-    {
-        Ok(pool) => pool.install(work),
-        // No pool of our own (threads exhausted): the global pool still works.
-        Err(_) => work(),
-    }
+    thread::scope(|scope| {
+        for _ in 1..options.jobs.clamp(1, clips.len().max(1)) {
+            scope.spawn(worker);
+        }
+        worker();
+    });
+    rows.into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .into_iter()
+        .zip(clips.iter().zip(&names))
+        .map(|(row, (clip, name))| {
+            // Only a worker that panicked leaves a clip without its row.
+            row.unwrap_or_else(|| ClipSummary {
+                clip: clip.clone(),
+                name: name.clone(),
+                boards: 0,
+                result: String::new(),
+                strokes: 0,
+                alerts: 0,
+                seconds: 0.0,
+                accuracy: None,
+                error: Some("the worker scoring this clip stopped".into()),
+            })
+        })
+        .collect()
 }
 
 fn score_one(clip: &Path, name: &str, options: &BatchOptions) -> ClipSummary {

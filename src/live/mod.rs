@@ -4,8 +4,8 @@
 //! journaled and scored the moment it ends, so the scoreboard follows the
 //! match and a crash loses nothing already scored (see [`journal`]).
 //!
-//! [`crate::strokes::track_clip`] tracks a whole clip before it returns, so
-//! the session composes the public stages itself, frame by frame.
+//! The frames go through the same [`ClipTracker`] as `carrom track`; the
+//! session owns what happens around it: drop-outs, drift and the journal.
 
 pub mod journal;
 pub mod server;
@@ -23,17 +23,14 @@ use crate::calibrate::{self, CalibrateError, Calibration, CALIBRATION_FORMAT};
 use crate::contract::{
     BoardLog, MatchSetup, Stroke, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
-use crate::detect::colours::ColourModelError;
-use crate::detect::{
-    BoardCamera, ColourModels, DetectError, Detector, Frame, Rectified, TopView, TopViewError,
-};
+use crate::detect::{BoardCamera, Frame};
 use crate::report::html::PiecePosition;
 use crate::rules::Engine;
 use crate::sim::camera::Camera;
 use crate::strokes::machine::{SeenCount, SeenStroke};
 use crate::strokes::session::default_setup;
-use crate::strokes::{SessionOptions, StrokeMachine};
-use crate::track::{TrackFrame, Tracker};
+use crate::strokes::{ClipTracker, SessionOptions, StageError};
+use crate::track::TrackFrame;
 use journal::{
     read_journal, write_atomically, AppendLog, EventRecord, JournalError, PositionsRecord,
     StrokeRecord, EVENTS_FILE, JOURNAL_FILE, POSITIONS_FILE, SESSION_FILE,
@@ -62,12 +59,8 @@ pub enum LiveError {
     /// The camera or stream stayed away longer than allowed.
     #[error("{source_name} has delivered no frame for {seconds:.0} s; giving up")]
     GaveUp { source_name: String, seconds: f64 },
-    #[error("cannot rectify the frames: {0}")]
-    TopView(#[from] TopViewError),
-    #[error("cannot find the pieces: {0}")]
-    Detect(#[from] DetectError),
     #[error(transparent)]
-    Models(#[from] ColourModelError),
+    Vision(#[from] StageError),
     #[error("the session file {} does not fit: {reason}", path.display())]
     Session { path: PathBuf, reason: String },
     #[error("cannot create {}: {source}", path.display())]
@@ -353,52 +346,6 @@ fn score_so_far(
     (Some(engine.board_log()), engine.next_seat(), None)
 }
 
-/// The vision stages for one camera mapping.
-struct Vision {
-    top_view: TopView,
-    detector: Detector,
-    tracker: Tracker,
-    machine: StrokeMachine,
-    rectified: Rectified,
-    first_frame: bool,
-}
-
-impl Vision {
-    fn new(camera: &CameraModel, options: &SessionOptions) -> Result<Vision, LiveError> {
-        let top_view = TopView::new(camera, options.px_per_mm)?;
-        let detector = Detector::new(top_view.frame(), ColourModels::shipped()?, options.detector)?;
-        let rectified = top_view.empty_rectified();
-        Ok(Vision {
-            top_view,
-            detector,
-            tracker: Tracker::new(options.tracker),
-            machine: StrokeMachine::new(options.machine),
-            rectified,
-            first_frame: true,
-        })
-    }
-
-    /// Forgets the tracks and any stroke under way (after a gap in the frames).
-    fn restart_tracking(&mut self, options: &SessionOptions) {
-        self.tracker = Tracker::new(options.tracker);
-        self.machine = StrokeMachine::new(options.machine);
-        self.first_frame = true;
-    }
-
-    fn step(&mut self, frame: &Frame) -> Result<TrackFrame, LiveError> {
-        self.top_view.rectify(frame, &mut self.rectified)?;
-        let known = self.tracker.known_discs();
-        let detections = self.detector.detect(&self.rectified, &known)?;
-        let tracks = if self.first_frame {
-            self.tracker.seed(&detections)
-        } else {
-            self.tracker.update(&detections)
-        };
-        self.first_frame = false;
-        Ok(tracks)
-    }
-}
-
 fn pieces_of(tracks: &TrackFrame) -> Vec<PiecePosition> {
     tracks
         .tracks
@@ -416,6 +363,9 @@ fn pieces_of(tracks: &TrackFrame) -> Vec<PiecePosition> {
 struct RunStrokes {
     /// The strokes as last journaled, by this run's numbering.
     seen: Vec<SeenStroke>,
+    /// Strokes of stroke machines closed by a drop-out: the current
+    /// machine's stroke `i` is this run's stroke `base + i`.
+    base: usize,
     /// Each one's index in the match, `None` for a replayed duplicate.
     index: Vec<Option<usize>>,
     /// Alerts raised at the strike of this run's stroke number.
@@ -446,13 +396,14 @@ pub fn run_session(
     publish(&board.view);
 
     let mut camera = camera;
-    let mut vision = Vision::new(&camera, &options.session)?;
+    let mut vision = ClipTracker::new(&camera, &options.session)?;
     let mut source = FrameSource::open(&options.source, options.realtime, board.session_seconds())?;
     if let (true, Some(t)) = (options.source.is_file(), resume_t) {
         source.catch_up_to(t);
     }
     let mut run = RunStrokes {
         seen: Vec::new(),
+        base: 0,
         index: Vec::new(),
         alerts: Vec::new(),
     };
@@ -469,28 +420,43 @@ pub fn run_session(
             Read::Frame { t } => t,
             Read::End => break,
             Read::Dropout => {
+                // The stroke under way ends as last seen; play in the gap is not seen.
+                let closed = vision.restart();
+                let last_pieces = last_tracks.take().as_ref().map(pieces_of);
+                if sync_strokes_final(
+                    &mut board,
+                    &closed,
+                    last_pieces,
+                    &mut run,
+                    resume_t,
+                    options.source.is_file(),
+                )? {
+                    publish(&board.view);
+                }
+                run.base = run.seen.len();
                 source = reconnect(options, &mut board, publish)?;
-                vision.restart_tracking(&options.session);
                 continue;
             }
         };
         frame.index = frames;
         frame.t = t;
         frames += 1;
-        let tracks = vision.step(&frame)?;
+        let step = vision.push(&frame)?;
+        let tracks = step.tracks;
         last_tracks = Some(tracks.clone());
-        if vision.machine.push(&tracks).is_some() {
-            compare_before_strike(&board, &tracks, vision.machine.finished().len(), &mut run);
+        if step.struck.is_some() {
+            let run_index = run.base + vision.machine().finished().len();
+            compare_before_strike(&board, &tracks, run_index, &mut run);
         }
         let changed = sync_strokes(
             &mut board,
-            vision.machine.finished(),
+            vision.machine().finished(),
             &tracks,
             &mut run,
             resume_t,
             options.source.is_file(),
         )?;
-        let at_rest = !vision.machine.in_motion() && !tracks.hand_present;
+        let at_rest = !vision.machine().in_motion() && !tracks.hand_present;
         if changed {
             publish(&board.view);
         } else if at_rest && t - last_board_refresh >= BOARD_REFRESH_S {
@@ -498,22 +464,21 @@ pub fn run_session(
             last_board_refresh = t;
             publish(&board.view);
         }
-        if at_rest && t - last_drift_check >= options.drift_check_every_s {
+        // A hand over the board hides only some of the markings (the check
+        // takes their median), and players' hands are over it most of the
+        // time: only moving pieces keep the check off.
+        let still = !vision.machine().in_motion();
+        if still && t - last_drift_check >= options.drift_check_every_s {
             last_drift_check = t;
             if let Some(refitted) = check_drift(&camera, &frame, t, &mut board)? {
                 camera = refitted;
-                let machine = std::mem::replace(
-                    &mut vision.machine,
-                    StrokeMachine::new(options.session.machine),
-                );
-                vision = Vision::new(&camera, &options.session)?;
                 // The strokes seen so far stay; only the mapping changed.
-                vision.machine = machine;
+                vision.remap(&camera)?;
                 publish(&board.view);
             }
         }
     }
-    let finished = vision.machine.finish();
+    let finished = vision.finish();
     let last_pieces = last_tracks.as_ref().map(pieces_of);
     if sync_strokes_final(
         &mut board,
@@ -602,18 +567,19 @@ fn sync_strokes(
     let mut changed = false;
     // Only the last journaled stroke can still change.
     if let Some(last) = run.seen.len().checked_sub(1) {
-        if finished.get(last).is_some_and(|now| *now != run.seen[last]) {
-            run.seen[last] = finished[last].clone();
+        let now = last.checked_sub(run.base).and_then(|i| finished.get(i));
+        if let Some(now) = now.filter(|now| **now != run.seen[last]) {
+            run.seen[last] = now.clone();
             if let Some(index) = run.index[last] {
-                let stroke = contract_stroke(&finished[last], last, run);
+                let stroke = contract_stroke(now, last, run);
                 board.record(index, stroke, Some(pieces_of(tracks)))?;
             }
             changed = true;
         }
     }
-    while run.seen.len() < finished.len() {
+    while run.seen.len() < run.base + finished.len() {
         let run_index = run.seen.len();
-        let seen = finished[run_index].clone();
+        let seen = finished[run_index - run.base].clone();
         let stroke = contract_stroke(&seen, run_index, run);
         let duplicate = replaying_file
             && matches!((stroke.t, resume_t), (Some(t), Some(last)) if t <= last + DUPLICATE_SLACK_S);
@@ -631,8 +597,9 @@ fn sync_strokes(
     Ok(changed)
 }
 
-/// The same at the end of the source, when the machine closes a stroke
-/// still under way; the pieces are where the last frame showed them.
+/// The same when the stroke machine is closed (at the end of the source or a
+/// drop-out) with a stroke still under way; the pieces are where the last
+/// frame showed them.
 fn sync_strokes_final(
     board: &mut Scoreboard,
     finished: &[SeenStroke],
@@ -642,11 +609,13 @@ fn sync_strokes_final(
     replaying_file: bool,
 ) -> Result<bool, LiveError> {
     let mut changed = false;
-    for (run_index, seen) in finished.iter().enumerate() {
+    for (machine_index, seen) in finished.iter().enumerate() {
+        let run_index = run.base + machine_index;
         let stroke = contract_stroke(seen, run_index, run);
         match run.seen.get(run_index) {
             Some(old) if old == seen => {}
             Some(_) => {
+                run.seen[run_index] = seen.clone();
                 if let Some(index) = run.index[run_index] {
                     board.record(index, stroke, last_pieces.clone())?;
                     changed = true;
@@ -655,11 +624,16 @@ fn sync_strokes_final(
             None => {
                 let duplicate = replaying_file
                     && matches!((stroke.t, resume_t), (Some(t), Some(last)) if t <= last + DUPLICATE_SLACK_S);
-                if !duplicate {
+                let index = if duplicate {
+                    None
+                } else {
                     let index = board.strokes.len();
                     board.record(index, stroke, last_pieces.clone())?;
                     changed = true;
-                }
+                    Some(index)
+                };
+                run.seen.push(seen.clone());
+                run.index.push(index);
             }
         }
     }

@@ -9,4 +9,6 @@ pub mod machine;
 pub mod session;
 
 pub use machine::{StrokeMachine, StrokeMachineOptions, VisionNote};
-pub use session::{track_clip, ClipOutcome, SessionError, SessionOptions};
+pub use session::{
+    track_clip, ClipOutcome, ClipTracker, FrameStep, SessionError, SessionOptions, StageError,
+};

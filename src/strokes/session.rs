@@ -137,53 +137,23 @@ pub fn track_clip(
     setup: Option<MatchSetup>,
     options: &SessionOptions,
 ) -> Result<ClipOutcome, SessionError> {
-    let mut reader = FrameReader::open(video)?;
+    let reader = FrameReader::open(video)?;
     let fps = reader.fps();
-    let top_view =
-        TopView::new(camera, options.px_per_mm).map_err(|source| SessionError::TopView {
-            video: video.to_path_buf(),
-            source,
-        })?;
-    let mut detector = Detector::new(top_view.frame(), ColourModels::shipped()?, options.detector)
-        .map_err(|source| SessionError::Detect {
-            video: video.to_path_buf(),
-            source,
-        })?;
+    let mut clip_tracker =
+        ClipTracker::new(camera, options).map_err(|error| error.with_video(video))?;
     let mut overlay = match &options.overlay {
         Some(path) => {
             // Video encoders want even sizes; the last odd row and column go.
-            let side = (top_view.frame().side_px() as u32) & !1;
+            let side = (clip_tracker.top_view().frame().side_px() as u32) & !1;
             Some(Overlay::create(path, fps, side)?)
         }
         None => None,
     };
 
-    // Decoding runs ahead on its own thread; used frames come back for reuse.
-    let (frames_tx, frames_rx) = mpsc::sync_channel::<Result<Frame, VideoError>>(DECODE_AHEAD);
-    let (recycle_tx, recycle_rx) = mpsc::channel::<Frame>();
-    let decoder = thread::spawn(move || loop {
-        let mut frame = recycle_rx.try_recv().unwrap_or_else(|_| Frame::empty());
-        match reader.read_into(&mut frame) {
-            Ok(true) => {
-                if frames_tx.send(Ok(frame)).is_err() {
-                    return;
-                }
-            }
-            Ok(false) => return,
-            Err(error) => {
-                let _ = frames_tx.send(Err(error));
-                return;
-            }
-        }
-    });
-
-    let mut tracker = Tracker::new(options.tracker);
-    let mut machine = StrokeMachine::new(options.machine);
     let mut referee = Referee::new(setup);
-    let mut rectified = top_view.empty_rectified();
-    let mut frames = 0;
     let mut failure = None;
-    for received in frames_rx.iter() {
+    let decoded = DecodeAhead::start(reader);
+    for received in decoded.frames() {
         let frame = match received {
             Ok(frame) => frame,
             Err(error) => {
@@ -191,31 +161,23 @@ pub fn track_clip(
                 break;
             }
         };
-        let step = process_frame(
-            &frame,
-            &top_view,
-            &mut rectified,
-            &mut detector,
-            &mut tracker,
-            frames == 0,
-        );
-        // The decoder may have finished; a failed send only means no reuse.
-        let _ = recycle_tx.send(frame);
-        let tracks = match step {
-            Ok(tracks) => tracks,
+        let step = clip_tracker.push(&frame);
+        decoded.recycle(frame);
+        let step = match step {
+            Ok(step) => step,
             Err(error) => {
                 failure = Some(error.with_video(video));
                 break;
             }
         };
-        frames += 1;
-        if let Some(seat) = machine.push(&tracks) {
-            referee.on_strike(seat, machine.finished(), &tracks);
+        if let Some(seat) = step.struck {
+            referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
         }
         if let Some(overlay) = overlay.as_mut() {
+            let machine = clip_tracker.machine();
             if let Err(error) = overlay.draw(
-                &rectified,
-                &tracks,
+                clip_tracker.rectified(),
+                &step.tracks,
                 machine.finished().len(),
                 machine.in_motion(),
             ) {
@@ -224,15 +186,14 @@ pub fn track_clip(
             }
         }
     }
-    drop(frames_rx);
-    // The decoder stops at the clip's end or when its channel closes.
-    let _ = decoder.join();
+    decoded.stop();
     if let Some(overlay) = overlay {
         if let Err(error) = overlay.finish() {
             failure.get_or_insert(error);
         }
     }
-    let mut seen = machine.finish();
+    let frames = clip_tracker.frames();
+    let mut seen = clip_tracker.finish();
     referee.attach_alerts(&mut seen);
     let first_seat = seen.first().map_or(Seat::South, |s| s.stroke.seat);
     let log = StrokeLog {
@@ -248,10 +209,189 @@ pub fn track_clip(
     })
 }
 
+/// A clip decoded on its own thread, a few frames ahead of the vision work;
+/// used frames come back for reuse.
+struct DecodeAhead {
+    frames: mpsc::Receiver<Result<Frame, VideoError>>,
+    recycle: mpsc::Sender<Frame>,
+    decoder: thread::JoinHandle<()>,
+}
+
+impl DecodeAhead {
+    fn start(mut reader: FrameReader) -> DecodeAhead {
+        let (frames_tx, frames) = mpsc::sync_channel::<Result<Frame, VideoError>>(DECODE_AHEAD);
+        let (recycle, recycle_rx) = mpsc::channel::<Frame>();
+        let decoder = thread::spawn(move || loop {
+            let mut frame = recycle_rx.try_recv().unwrap_or_else(|_| Frame::empty());
+            match reader.read_into(&mut frame) {
+                Ok(true) => {
+                    if frames_tx.send(Ok(frame)).is_err() {
+                        return;
+                    }
+                }
+                Ok(false) => return,
+                Err(error) => {
+                    let _ = frames_tx.send(Err(error));
+                    return;
+                }
+            }
+        });
+        DecodeAhead {
+            frames,
+            recycle,
+            decoder,
+        }
+    }
+
+    /// The frames in order, then a read error if one ended the clip.
+    fn frames(&self) -> mpsc::Iter<'_, Result<Frame, VideoError>> {
+        self.frames.iter()
+    }
+
+    fn recycle(&self, frame: Frame) {
+        // The decoder may have finished; a failed send only means no reuse.
+        let _ = self.recycle.send(frame);
+    }
+
+    /// Stops decoding (at the clip's end, or early when the channel closes).
+    fn stop(self) {
+        drop(self.frames);
+        let _ = self.decoder.join();
+    }
+}
+
+/// One frame's worth of vision: the tracks, and the seat that struck if a
+/// stroke began on this frame.
+#[derive(Debug, Clone)]
+pub struct FrameStep {
+    /// Every track after this frame.
+    pub tracks: TrackFrame,
+    /// The seat whose strike the stroke machine saw begin on this frame.
+    pub struck: Option<Seat>,
+}
+
+/// The frame loop's body, shared by [`track_clip`] and `carrom live`: frames
+/// pushed one at a time go `Frame → Rectified → Detections → Tracks →
+/// strokes`. The caller owns the iteration (a decoded file, or a camera that
+/// may drop out) and what happens at each strike.
+pub struct ClipTracker {
+    options: SessionOptions,
+    top_view: TopView,
+    detector: Detector,
+    tracker: Tracker,
+    machine: StrokeMachine,
+    rectified: Rectified,
+    /// Frames pushed since the tracker last started (the first seeds it).
+    since_seed: u64,
+    frames: u64,
+}
+
+impl ClipTracker {
+    /// The stages for frames seen through `camera`.
+    pub fn new(
+        camera: &dyn BoardCamera,
+        options: &SessionOptions,
+    ) -> Result<ClipTracker, StageError> {
+        let (top_view, detector) = Self::stages_for(camera, options)?;
+        let rectified = top_view.empty_rectified();
+        Ok(ClipTracker {
+            options: options.clone(),
+            top_view,
+            detector,
+            tracker: Tracker::new(options.tracker),
+            machine: StrokeMachine::new(options.machine),
+            rectified,
+            since_seed: 0,
+            frames: 0,
+        })
+    }
+
+    fn stages_for(
+        camera: &dyn BoardCamera,
+        options: &SessionOptions,
+    ) -> Result<(TopView, Detector), StageError> {
+        let top_view = TopView::new(camera, options.px_per_mm).map_err(StageError::TopView)?;
+        let models = ColourModels::shipped().map_err(StageError::Models)?;
+        let detector = Detector::new(top_view.frame(), models, options.detector)
+            .map_err(StageError::Detect)?;
+        Ok((top_view, detector))
+    }
+
+    /// Runs one frame through every stage.
+    pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
+        let tracks = process_frame(
+            frame,
+            &self.top_view,
+            &mut self.rectified,
+            &mut self.detector,
+            &mut self.tracker,
+            self.since_seed == 0,
+        )?;
+        self.since_seed += 1;
+        self.frames += 1;
+        let struck = self.machine.push(&tracks);
+        Ok(FrameStep { tracks, struck })
+    }
+
+    /// The stroke machine: strokes finished so far and whether one is under way.
+    pub fn machine(&self) -> &StrokeMachine {
+        &self.machine
+    }
+
+    /// The last frame's top view.
+    pub fn rectified(&self) -> &Rectified {
+        &self.rectified
+    }
+
+    /// The mapping from the camera image to the top view.
+    pub fn top_view(&self) -> &TopView {
+        &self.top_view
+    }
+
+    /// Frames pushed in all.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// After a gap in the frames: closes the stroke machine (a stroke under
+    /// way ends as last seen) and returns its strokes; the tracks are
+    /// forgotten and the next frame seeds new ones for a new machine.
+    pub fn restart(&mut self) -> Vec<SeenStroke> {
+        self.tracker = Tracker::new(self.options.tracker);
+        self.since_seed = 0;
+        std::mem::replace(&mut self.machine, StrokeMachine::new(self.options.machine)).finish()
+    }
+
+    /// The camera moved and was refitted: frames now map through `camera`.
+    /// The strokes seen so far stay; the tracks start again from the next frame.
+    pub fn remap(&mut self, camera: &dyn BoardCamera) -> Result<(), StageError> {
+        let (top_view, detector) = Self::stages_for(camera, &self.options)?;
+        self.rectified = top_view.empty_rectified();
+        self.top_view = top_view;
+        self.detector = detector;
+        self.tracker = Tracker::new(self.options.tracker);
+        self.since_seed = 0;
+        Ok(())
+    }
+
+    /// Closes a stroke still under way and returns every stroke seen.
+    pub fn finish(self) -> Vec<SeenStroke> {
+        self.machine.finish()
+    }
+}
+
 /// A stage failure before the clip's name is attached.
-enum StageError {
+#[derive(Debug, Error)]
+pub enum StageError {
+    /// A frame could not be rectified.
+    #[error("cannot rectify the frames: {0}")]
     TopView(TopViewError),
+    /// Detection failed.
+    #[error("cannot find the pieces: {0}")]
     Detect(DetectError),
+    /// The shipped colour models are broken.
+    #[error(transparent)]
+    Models(ColourModelError),
 }
 
 impl StageError {
@@ -260,6 +400,7 @@ impl StageError {
         match self {
             StageError::TopView(source) => SessionError::TopView { video, source },
             StageError::Detect(source) => SessionError::Detect { video, source },
+            StageError::Models(source) => SessionError::Models(source),
         }
     }
 }

@@ -1,0 +1,147 @@
+//! A bumped board: a simulated clip whose frames turn by 2° and shift by a
+//! few pixels from a still moment on, played by `carrom live` with a
+//! calibration from `carrom calibrate`. The drift check must notice, refit
+//! and log it, and scoring must go on; the same clip unbumped must raise no
+//! drift at all.
+
+mod live_common;
+
+use std::path::Path;
+
+use opencv::core::{Mat, Point2f, Size, BORDER_REPLICATE};
+use opencv::prelude::*;
+use opencv::{imgproc, videoio};
+use serde_json::Value;
+
+use live_common::{run_ok, sim_clip, strokes_of};
+
+/// When the board is bumped, seconds into the clip (between its two strokes).
+const BUMP_T: f64 = 3.8;
+
+/// Writes the clip as MJPEG twice: `plain.avi` as it is and `bumped.avi`
+/// turned by `degrees` and shifted by `(dx, dy)` px from `BUMP_T` on, so the
+/// two differ only by the bump.
+fn write_plain_and_bumped(clip: &Path, degrees: f64, dx: f64, dy: f64) {
+    let mut capture = videoio::VideoCapture::from_file(clip.to_str().unwrap(), videoio::CAP_ANY)
+        .expect("OpenCV opens the clip");
+    let fps = capture.get(videoio::CAP_PROP_FPS).unwrap();
+    let width = capture.get(videoio::CAP_PROP_FRAME_WIDTH).unwrap() as i32;
+    let height = capture.get(videoio::CAP_PROP_FRAME_HEIGHT).unwrap() as i32;
+    let size = Size::new(width, height);
+    let fourcc = videoio::VideoWriter::fourcc('M', 'J', 'P', 'G').unwrap();
+    let writer = |name: &str| {
+        let path = clip.with_file_name(name);
+        let writer =
+            videoio::VideoWriter::new_def(path.to_str().unwrap(), fourcc, fps, size).unwrap();
+        assert!(writer.is_opened().unwrap(), "OpenCV cannot write MJPG here");
+        writer
+    };
+    let (mut plain, mut bumped) = (writer("plain.avi"), writer("bumped.avi"));
+    let centre = Point2f::new(width as f32 / 2.0, height as f32 / 2.0);
+    let mut turn = imgproc::get_rotation_matrix_2d(centre, degrees, 1.0).unwrap();
+    *turn.at_2d_mut::<f64>(0, 2).unwrap() += dx;
+    *turn.at_2d_mut::<f64>(1, 2).unwrap() += dy;
+    let mut image = Mat::default();
+    let mut moved = Mat::default();
+    let mut index = 0;
+    while capture.read(&mut image).unwrap() && !image.empty() {
+        plain.write(&image).unwrap();
+        if index as f64 / fps >= BUMP_T {
+            imgproc::warp_affine(
+                &image,
+                &mut moved,
+                &turn,
+                size,
+                imgproc::INTER_LINEAR,
+                BORDER_REPLICATE,
+                opencv::core::Scalar::default(),
+            )
+            .unwrap();
+            bumped.write(&moved).unwrap();
+        } else {
+            bumped.write(&image).unwrap();
+        }
+        index += 1;
+    }
+    plain.release().unwrap();
+    bumped.release().unwrap();
+}
+
+fn events_of(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Who struck each stroke: the part of a stroke a restarted tracker still
+/// reads the same (times and details of the stroke across the refit may move).
+fn seats(strokes: &[Value]) -> Vec<String> {
+    strokes
+        .iter()
+        .map(|s| s["seat"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_bumped_board_is_recalibrated_and_scoring_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = sim_clip(dir.path(), "clip", 3, 10.0);
+    write_plain_and_bumped(&clip, 2.0, 4.0, 2.0);
+    let calibration = clip.with_file_name("board.calibration.json");
+    run_ok(&[
+        "calibrate",
+        &clip.to_string_lossy(),
+        "--out",
+        &calibration.to_string_lossy(),
+    ]);
+
+    let live = |name: &str| {
+        let out = dir.path().join(format!("out-{name}"));
+        run_ok(&[
+            "live",
+            "--camera",
+            &clip.with_file_name(format!("{name}.avi")).to_string_lossy(),
+            "--calibration",
+            &calibration.to_string_lossy(),
+            "--drift-every",
+            "0.3",
+            "--out",
+            &out.to_string_lossy(),
+        ]);
+        (
+            strokes_of(&out.join("strokes.json")),
+            events_of(&out.join("events.jsonl")),
+        )
+    };
+    let (plain_strokes, plain_events) = live("plain");
+    let (bumped_strokes, bumped_events) = live("bumped");
+
+    assert!(
+        plain_events.iter().all(|e| e["kind"] != "recalibrated"),
+        "the unbumped board was refitted: {plain_events:?}"
+    );
+    let refits: Vec<&Value> = bumped_events
+        .iter()
+        .filter(|e| e["kind"] == "recalibrated")
+        .collect();
+    assert_eq!(refits.len(), 1, "events: {bumped_events:?}");
+    let at = refits[0]["t"].as_f64().unwrap();
+    assert!(
+        (BUMP_T..BUMP_T + 2.0).contains(&at),
+        "refitted at {at:.2} s for a bump at {BUMP_T} s"
+    );
+    assert!(!plain_strokes.is_empty());
+    assert_eq!(
+        seats(&bumped_strokes),
+        seats(&plain_strokes),
+        "bumped {bumped_strokes:?}, plain {plain_strokes:?}"
+    );
+    assert!(
+        bumped_strokes
+            .iter()
+            .any(|s| s["t"].as_f64().is_some_and(|t| t > at)),
+        "no stroke scored after the refit: {bumped_strokes:?}"
+    );
+}
