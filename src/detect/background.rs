@@ -119,28 +119,16 @@ impl Background {
         radius: f64,
     ) -> ([f64; 3], Option<[f64; 3]>) {
         let (mut model, mut prior, mut n, mut n_prior) = ([0.0; 3], [0.0; 3], 0.0, 0.0);
-        let r2 = radius * radius;
-        let rows = (row - radius).floor().max(0.0) as usize
-            ..=((row + radius).ceil().max(0.0) as usize).min(self.height.saturating_sub(1));
-        for y in rows {
-            let columns = (column - radius).floor().max(0.0) as usize
-                ..=((column + radius).ceil().max(0.0) as usize).min(self.width.saturating_sub(1));
-            for x in columns {
-                let (dx, dy) = (x as f64 - column, y as f64 - row);
-                if dx * dx + dy * dy > r2 {
-                    continue;
+        for i in disc_pixels(self.width, self.height, column, row, radius) {
+            for (sum, &mean) in model.iter_mut().zip(&self.mean[3 * i..3 * i + 3]) {
+                *sum += f64::from(mean * self.gain);
+            }
+            n += 1.0;
+            if let Some(p) = self.prior.as_ref().filter(|p| p.applies[i]) {
+                for (sum, &predicted) in prior.iter_mut().zip(&p.bgr[3 * i..3 * i + 3]) {
+                    *sum += f64::from(predicted * self.gain);
                 }
-                let i = y * self.width + x;
-                for (sum, &mean) in model.iter_mut().zip(&self.mean[3 * i..3 * i + 3]) {
-                    *sum += f64::from(mean * self.gain);
-                }
-                n += 1.0;
-                if let Some(p) = self.prior.as_ref().filter(|p| p.applies[i]) {
-                    for (sum, &predicted) in prior.iter_mut().zip(&p.bgr[3 * i..3 * i + 3]) {
-                        *sum += f64::from(predicted * self.gain);
-                    }
-                    n_prior += 1.0;
-                }
+                n_prior += 1.0;
             }
         }
         let model = model.map(|v| v / f64::max(n, 1.0));
@@ -196,18 +184,8 @@ impl Background {
         radius: f64,
         mut f: impl FnMut(&mut Self, usize),
     ) {
-        let r2 = radius * radius;
-        let rows = (row - radius).floor().max(0.0) as usize
-            ..=((row + radius).ceil().max(0.0) as usize).min(self.height.saturating_sub(1));
-        for y in rows {
-            let columns = (column - radius).floor().max(0.0) as usize
-                ..=((column + radius).ceil().max(0.0) as usize).min(self.width.saturating_sub(1));
-            for x in columns {
-                let (dx, dy) = (x as f64 - column, y as f64 - row);
-                if dx * dx + dy * dy <= r2 {
-                    f(self, y * self.width + x);
-                }
-            }
+        for i in disc_pixels(self.width, self.height, column, row, radius) {
+            f(self, i);
         }
     }
 
@@ -215,20 +193,10 @@ impl Background {
     /// beyond the noise since the previous frame.
     pub fn changed_fraction(&self, column: f64, row: f64, radius: f64) -> f64 {
         let (mut changed, mut n) = (0.0, 0.0);
-        let r2 = radius * radius;
-        let rows = (row - radius).floor().max(0.0) as usize
-            ..=((row + radius).ceil().max(0.0) as usize).min(self.height.saturating_sub(1));
-        for y in rows {
-            let columns = (column - radius).floor().max(0.0) as usize
-                ..=((column + radius).ceil().max(0.0) as usize).min(self.width.saturating_sub(1));
-            for x in columns {
-                let (dx, dy) = (x as f64 - column, y as f64 - row);
-                if dx * dx + dy * dy <= r2 {
-                    n += 1.0;
-                    if self.still[y * self.width + x] == 0 {
-                        changed += 1.0;
-                    }
-                }
+        for i in disc_pixels(self.width, self.height, column, row, radius) {
+            n += 1.0;
+            if self.still[i] == 0 {
+                changed += 1.0;
             }
         }
         if n == 0.0 {
@@ -363,6 +331,28 @@ impl Background {
             self.known[i] = true;
         }
     }
+}
+
+/// Indices of the pixels of a `width`×`height` image within `radius` of
+/// (column, row).
+fn disc_pixels(
+    width: usize,
+    height: usize,
+    column: f64,
+    row: f64,
+    radius: f64,
+) -> impl Iterator<Item = usize> {
+    let r2 = radius * radius;
+    let rows = (row - radius).floor().max(0.0) as usize
+        ..=((row + radius).ceil().max(0.0) as usize).min(height.saturating_sub(1));
+    rows.flat_map(move |y| {
+        let columns = (column - radius).floor().max(0.0) as usize
+            ..=((column + radius).ceil().max(0.0) as usize).min(width.saturating_sub(1));
+        columns.filter_map(move |x| {
+            let (dx, dy) = (x as f64 - column, y as f64 - row);
+            (dx * dx + dy * dy <= r2).then_some(y * width + x)
+        })
+    })
 }
 
 /// A foreground threshold from sampled differences: the typical difference

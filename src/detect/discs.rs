@@ -918,6 +918,24 @@ mod tests {
         .unwrap()
     }
 
+    /// Paints an arm (a skin-coloured quadrilateral, corners in board mm)
+    /// over a top view.
+    fn paint_arm(view: &mut Rectified, corners: [(f64, f64); 4]) {
+        let frame = view.frame;
+        let arm = core::Vector::<Point>::from_iter(corners.iter().map(|&(x, y)| {
+            let p = frame.board_to_px(Point2::new(x, y));
+            Point::new(p.x.round() as i32, p.y.round() as i32)
+        }));
+        imgproc::fill_convex_poly(
+            &mut view.image,
+            &arm,
+            Scalar::new(90.0, 120.0, 170.0, 0.0),
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+    }
+
     fn placed(piece: Piece, x: f64, y: f64) -> PlacedPiece {
         PlacedPiece {
             piece,
@@ -1006,25 +1024,15 @@ mod tests {
         // On plain wood: a black piece on black ink is a known weak spot.
         let pieces = [placed(Piece::Black, 200.0, 50.0)];
         let mut view = view_of(&pieces);
-        let frame = view.frame;
-        let corner = |x: f64, y: f64| {
-            let p = frame.board_to_px(Point2::new(x, y));
-            Point::new(p.x.round() as i32, p.y.round() as i32)
-        };
-        let arm = core::Vector::<Point>::from(vec![
-            corner(-60.0, -480.0),
-            corner(40.0, -480.0),
-            corner(30.0, -20.0),
-            corner(-50.0, -20.0),
-        ]);
-        imgproc::fill_convex_poly(
-            &mut view.image,
-            &arm,
-            Scalar::new(90.0, 120.0, 170.0, 0.0),
-            imgproc::LINE_8,
-            0,
-        )
-        .unwrap();
+        paint_arm(
+            &mut view,
+            [
+                (-60.0, -480.0),
+                (40.0, -480.0),
+                (30.0, -20.0),
+                (-50.0, -20.0),
+            ],
+        );
         let mut detector = detector();
         let detections = detector.detect(&view, &[]).unwrap();
         assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
@@ -1050,25 +1058,15 @@ mod tests {
     fn a_hand_from_the_edge_is_an_occluder_not_a_piece() {
         let pieces = [placed(Piece::Black, 100.0, 100.0)];
         let mut view = view_of(&pieces);
-        let frame = view.frame;
-        let corner = |x: f64, y: f64| {
-            let p = frame.board_to_px(Point2::new(x, y));
-            Point::new(p.x.round() as i32, p.y.round() as i32)
-        };
-        let arm = core::Vector::<Point>::from(vec![
-            corner(-60.0, -480.0),
-            corner(40.0, -480.0),
-            corner(30.0, -250.0),
-            corner(-50.0, -250.0),
-        ]);
-        imgproc::fill_convex_poly(
-            &mut view.image,
-            &arm,
-            Scalar::new(90.0, 120.0, 170.0, 0.0),
-            imgproc::LINE_8,
-            0,
-        )
-        .unwrap();
+        paint_arm(
+            &mut view,
+            [
+                (-60.0, -480.0),
+                (40.0, -480.0),
+                (30.0, -250.0),
+                (-50.0, -250.0),
+            ],
+        );
         let mut detector = detector().with_empty_board(&empty_board()).unwrap();
         let detections = detector.detect(&view, &[]).unwrap();
         // The piece lies on the arrow, whose ink matches it.
@@ -1084,25 +1082,10 @@ mod tests {
     fn a_break_hidden_by_the_hand_that_set_it_out_is_found_when_the_hand_leaves() {
         let pieces = break_arrangement(Seat::South);
         let mut covered = view_of(&pieces);
-        let frame = covered.frame;
-        let corner = |x: f64, y: f64| {
-            let p = frame.board_to_px(Point2::new(x, y));
-            Point::new(p.x.round() as i32, p.y.round() as i32)
-        };
-        let arm = core::Vector::<Point>::from(vec![
-            corner(-40.0, -480.0),
-            corner(40.0, -480.0),
-            corner(40.0, 20.0),
-            corner(-40.0, 20.0),
-        ]);
-        imgproc::fill_convex_poly(
-            &mut covered.image,
-            &arm,
-            Scalar::new(90.0, 120.0, 170.0, 0.0),
-            imgproc::LINE_8,
-            0,
-        )
-        .unwrap();
+        paint_arm(
+            &mut covered,
+            [(-40.0, -480.0), (40.0, -480.0), (40.0, 20.0), (-40.0, 20.0)],
+        );
         let mut detector = detector();
         let first = detector.detect(&covered, &[]).unwrap();
         assert!(
