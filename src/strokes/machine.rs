@@ -3,6 +3,8 @@
 //! starts moving) → in motion → at rest, with every pocketing, piece off the
 //! board and late pocketing attached to its stroke.
 
+use std::collections::HashMap;
+
 use nalgebra::Point2;
 use serde::Serialize;
 
@@ -198,6 +200,14 @@ pub struct StrokeMachine {
     /// The seat of the last lone arm seen over the board between strokes,
     /// and when (s): the player about to strike.
     hand_seat: Option<(Seat, f64)>,
+    /// The seat of the last arm seen over the board between strokes, however
+    /// long ago, and of the last placement: who is about to play when the
+    /// striker itself is never seen.
+    last_seat: Option<Seat>,
+    /// For each track: frames it lay still and in sight before it last
+    /// moved, and frames it has moved since (the first frames of a launch
+    /// read slower than the piece goes, so the still run is kept a little).
+    still_frames: HashMap<TrackId, (u32, u32)>,
 }
 
 impl StrokeMachine {
@@ -211,6 +221,8 @@ impl StrokeMachine {
             frames_seen: 0,
             overboard_tracks: Vec::new(),
             hand_seat: None,
+            last_seat: None,
+            still_frames: HashMap::new(),
         }
     }
 
@@ -231,7 +243,10 @@ impl StrokeMachine {
         let striker = the_striker(&frame.tracks, self.options.strike_speed);
         if let ([seat], false) = (&frame.hand_seats[..], self.in_motion()) {
             self.hand_seat = Some((*seat, frame.t));
+            self.last_seat = Some(*seat);
         }
+        let launched = self.launched_without_striker(frame);
+        self.count_still_frames(frame);
         let striking_hand = self
             .hand_seat
             .filter(|&(_, t)| frame.t - t <= HAND_SEAT_MEMORY_S)
@@ -322,10 +337,96 @@ impl StrokeMachine {
                 return None;
             }
         }
+        if let (None, false, Some(piece)) = (struck, self.in_motion(), launched) {
+            struck = self.start_unseen_strike(frame, piece, striking_hand);
+        }
+        if let Phase::Placed { seat, .. } = self.phase {
+            self.last_seat = Some(seat);
+        }
         if !self.in_motion() {
             self.late_pocketings(frame);
         }
         struck
+    }
+
+    /// The break arrangement has just been found lying set out: a stroke
+    /// under way is the setting out seen as motion (a hand carrying the
+    /// striker, pieces slid into place), so it is dropped.
+    pub fn setting_out_seen(&mut self) {
+        if self.in_motion() {
+            self.current = None;
+            self.phase = Phase::Waiting { still_frames: 0 };
+        }
+    }
+
+    /// A carromman or the Queen that lay still in sight and now shoots off
+    /// while no striker is seen moving: the striker was struck unseen (under
+    /// the hand, or taken for a carromman) and hit it.
+    fn launched_without_striker<'f>(&self, frame: &'f TrackFrame) -> Option<&'f Track> {
+        frame
+            .tracks
+            .iter()
+            .filter(|t| {
+                t.piece != Piece::Striker
+                    && t.seen_this_frame()
+                    && t.speed() >= UNSEEN_STRIKE_SPEED
+                    && self
+                        .still_frames
+                        .get(&t.id)
+                        .is_some_and(|&(still, moving)| {
+                            still >= SETTLED_FRAMES && moving <= LAUNCH_FRAMES
+                        })
+            })
+            .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+    }
+
+    fn count_still_frames(&mut self, frame: &TrackFrame) {
+        let rest_speed = self.options.rest_speed;
+        let previous = std::mem::take(&mut self.still_frames);
+        self.still_frames = frame
+            .tracks
+            .iter()
+            .map(|t| {
+                let (still, moving) = previous.get(&t.id).copied().unwrap_or((0, 0));
+                let now = if t.hidden || !t.seen_this_frame() {
+                    (0, 0)
+                } else if t.speed() < rest_speed {
+                    (if moving > 0 { 1 } else { still + 1 }, 0)
+                } else if moving < LAUNCH_FRAMES {
+                    (still, moving + 1)
+                } else {
+                    (0, moving + 1)
+                };
+                (t.id, now)
+            })
+            .collect();
+    }
+
+    /// Starts a stroke from a piece launched by a striker never seen, for
+    /// the seat of the arm over the board (or the last one seen, or the last
+    /// placement); `None` when no seat is known at all.
+    fn start_unseen_strike(
+        &mut self,
+        frame: &TrackFrame,
+        piece: &Track,
+        striking_hand: Option<Seat>,
+    ) -> Option<Seat> {
+        let seat = striking_hand.or(self.last_seat)?;
+        // It lay still the frame before: it was hit between the two.
+        let launched_t = frame.t - 1.0 / 30.0;
+        self.start(frame, piece, seat, None, false, launched_t);
+        if let Some(current) = self.current.as_mut() {
+            current.stroke.touched = true;
+            current.vision.alerts.push(VisionNote {
+                t: frame.t,
+                message: format!(
+                    "the striker was not seen; the stroke is read from a {} that shot off at {:.0} mm/s",
+                    piece.piece.name(),
+                    piece.speed()
+                ),
+            });
+        }
+        Some(seat)
     }
 
     fn start(
@@ -608,6 +709,18 @@ fn the_striker(tracks: &[Track], strike_speed: f64) -> Option<&Track> {
         .or_else(|| strikers().next())
 }
 
+/// A piece at rest that starts at this speed (mm/s) or faster was hit by a
+/// struck striker: a hand sliding a piece moves it far slower.
+const UNSEEN_STRIKE_SPEED: f64 = 400.0;
+
+/// Frames a piece must have lain still and in sight before its launch counts
+/// as a stroke: a flicker of a new track does not.
+const SETTLED_FRAMES: u32 = 15;
+
+/// Frames of motion over which a launch is still recognised as one: a
+/// track's speed builds up over its first frames of motion.
+const LAUNCH_FRAMES: u32 = 3;
+
 /// Seconds an arm over the board is remembered as the striking player's.
 const HAND_SEAT_MEMORY_S: f64 = 1.0;
 
@@ -719,6 +832,112 @@ mod tests {
         );
         assert_eq!(strokes[0].vision.placement, Some(Placement::Legal));
         assert_eq!(strokes[0].vision.seen_before.black, 1);
+    }
+
+    /// A black at rest for a second, the striker placed at north for the
+    /// first `placed` frames and then never seen again, and from frame 40 the
+    /// black shooting into the SW pocket (if `launched`).
+    fn unseen_striker_frames(launched: bool) -> impl Iterator<Item = Vec<Detection>> {
+        let start = Point2::new(-150.0, -150.0);
+        let target = pocket_centre(Pocket::Sw);
+        (0..90).map(move |i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            }
+            if !launched || i < 40 {
+                discs.push(disc(Piece::Black, start));
+            } else if i < 46 {
+                let f = f64::from(i - 39) / 6.0;
+                discs.push(disc(Piece::Black, start + (target - start) * f));
+            }
+            discs
+        })
+    }
+
+    #[test]
+    fn a_piece_shot_off_from_rest_with_no_striker_seen_is_a_stroke() {
+        let strokes = run(unseen_striker_frames(true));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        let stroke = &strokes[0];
+        assert_eq!(stroke.stroke.seat, Seat::North);
+        assert!(stroke.stroke.touched);
+        assert_eq!(
+            stroke
+                .stroke
+                .pocketed
+                .iter()
+                .map(|p| (p.piece, p.pocket))
+                .collect::<Vec<_>>(),
+            vec![(Piece::Black, Some(Pocket::Sw))]
+        );
+        assert!(stroke
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("striker was not seen")));
+        let t = stroke.stroke.t.unwrap_or(f64::NAN);
+        assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    #[test]
+    fn pieces_that_lie_still_are_no_stroke_without_a_striker() {
+        assert!(run(unseen_striker_frames(false)).is_empty());
+    }
+
+    #[test]
+    fn a_piece_first_seen_already_moving_is_no_stroke_without_a_striker() {
+        // A flicker (a sleeve, a reflection) that shows up fast was never a
+        // piece lying still.
+        let frames = (0..60).map(|i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            }
+            if (30..36).contains(&i) {
+                discs.push(disc(
+                    Piece::White,
+                    Point2::new(-200.0 + 25.0 * f64::from(i - 30), 0.0),
+                ));
+            }
+            discs
+        });
+        assert!(run(frames).is_empty());
+    }
+
+    #[test]
+    fn a_stroke_under_way_when_the_break_is_found_set_out_is_dropped() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..40 {
+            let y = placed_north().y - if i < 10 { 0.0 } else { 60.0 * (i - 9) as f64 };
+            let detections = Detections {
+                index: i,
+                t: i as f64 * FRAME_S,
+                // As when the tracker restarts from the break: the carried
+                // striker is no track any more.
+                discs: if i < 14 {
+                    vec![disc(Piece::Striker, Point2::new(placed_north().x, y))]
+                } else {
+                    Vec::new()
+                },
+                occluders: Vec::new(),
+                break_arrangement: false,
+                still_there: Vec::new(),
+            };
+            // The pipeline restarts the tracker from the break it found.
+            let tracks = if i == 0 || i == 14 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            if i == 14 {
+                assert!(machine.in_motion(), "a stroke seemed under way");
+                machine.setting_out_seen();
+            }
+            machine.push(&tracks);
+        }
+        assert!(machine.finish().is_empty());
     }
 
     #[test]

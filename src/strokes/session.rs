@@ -319,7 +319,7 @@ impl ClipTracker {
 
     /// Runs one frame through every stage.
     pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
-        let tracks = process_frame(
+        let (tracks, break_set_out) = process_frame(
             frame,
             &self.top_view,
             &mut self.rectified,
@@ -329,6 +329,11 @@ impl ClipTracker {
         )?;
         self.since_seed += 1;
         self.frames += 1;
+        if break_set_out {
+            // Pieces lying in the break arrangement: whatever seemed to move
+            // before was the board being set out, not a stroke.
+            self.machine.setting_out_seen();
+        }
         let struck = self.machine.push(&tracks);
         Ok(FrameStep { tracks, struck })
     }
@@ -412,7 +417,7 @@ fn process_frame(
     detector: &mut Detector,
     tracker: &mut Tracker,
     first: bool,
-) -> Result<TrackFrame, StageError> {
+) -> Result<(TrackFrame, bool), StageError> {
     top_view
         .rectify(frame, rectified)
         .map_err(StageError::TopView)?;
@@ -421,9 +426,9 @@ fn process_frame(
         .detect(rectified, &known)
         .map_err(StageError::Detect)?;
     Ok(if first || detections.break_arrangement {
-        tracker.seed(&detections)
+        (tracker.seed(&detections), detections.break_arrangement)
     } else {
-        tracker.update(&detections)
+        (tracker.update(&detections), false)
     })
 }
 
