@@ -7,6 +7,7 @@
 //! The frames go through the same [`ClipTracker`] as `carrom track`; the
 //! session owns what happens around it: drop-outs, drift and the journal.
 
+pub mod clock;
 pub mod journal;
 pub mod server;
 pub mod source;
@@ -31,9 +32,11 @@ use crate::strokes::machine::{SeenCount, SeenStroke};
 use crate::strokes::session::default_setup;
 use crate::strokes::{ClipTracker, SessionOptions, StageError};
 use crate::track::TrackFrame;
+use clock::Timing;
 use journal::{
-    read_journal, write_atomically, AppendLog, EventRecord, JournalError, PositionsRecord,
-    StrokeRecord, EVENTS_FILE, JOURNAL_FILE, POSITIONS_FILE, SESSION_FILE,
+    read_journal, recalibration_file, recalibrations, write_atomically, AppendLog, EventRecord,
+    JournalError, PositionsRecord, StrokeRecord, EVENTS_FILE, JOURNAL_FILE, POSITIONS_FILE,
+    SESSION_FILE,
 };
 use source::{FrameSource, Read, SourceError, SourceSpec};
 pub use view::LiveView;
@@ -246,13 +249,54 @@ impl Scoreboard {
     }
 
     fn event(&mut self, t: f64, kind: &str, message: String) -> Result<(), LiveError> {
-        self.view.note_event(kind, &message);
-        self.events.append(&EventRecord {
+        self.append_event(EventRecord {
             t,
             kind: kind.to_owned(),
             message,
-        })?;
+            file: None,
+            timing: None,
+        })
+    }
+
+    fn append_event(&mut self, record: EventRecord) -> Result<(), LiveError> {
+        self.view.note_event(&record.kind, &record.message);
+        self.events.append(&record)?;
         Ok(())
+    }
+
+    /// Logs how a camera's or stream's run of frames was timed (nothing for
+    /// a file), so a reader that fell behind shows in the log.
+    fn timing_event(&mut self, source: &FrameSource) -> Result<(), LiveError> {
+        let Some(summary) = source.clock_summary() else {
+            return Ok(());
+        };
+        let how = match summary.timing {
+            Timing::SourceStamps => "by the source's timestamps".to_owned(),
+            Timing::Arrivals => format!("by arrival at a measured {:.2} fps", summary.fps),
+        };
+        self.append_event(EventRecord {
+            t: self.session_seconds(),
+            kind: "timing".into(),
+            message: format!(
+                "{} frames timed {how}; the reader was up to {:.2} s behind",
+                summary.frames, summary.max_behind_s
+            ),
+            file: None,
+            timing: Some(summary),
+        })
+    }
+
+    /// Saves a refitted calibration beside the logs as the next
+    /// `calibration-<n>.json`, for checking it and for a restart to carry on
+    /// with; returns its file name.
+    fn save_recalibration(&mut self, calibration: &Calibration) -> Result<String, LiveError> {
+        let n = recalibrations(&self.out)?
+            .last()
+            .map_or(1, |(latest, _)| latest + 1);
+        let name = recalibration_file(n);
+        let text = serde_json::to_string_pretty(calibration).map_err(JournalError::Encode)?;
+        write_atomically(&self.out.join(&name), (text + "\n").as_bytes())?;
+        Ok(name)
     }
 
     /// Journals stroke `index` (new, or amending an earlier record) and
@@ -434,6 +478,7 @@ pub fn run_session(
                     publish(&board.view);
                 }
                 run.base = run.seen.len();
+                board.timing_event(&source)?;
                 source = reconnect(options, &mut board, publish)?;
                 continue;
             }
@@ -708,15 +753,18 @@ fn check_drift(
     }
     match calibrate::refit(calibration, &frame.image) {
         Ok(refitted) => {
-            board.event(
+            let file = board.save_recalibration(&refitted)?;
+            board.append_event(EventRecord {
                 t,
-                "recalibrated",
-                format!(
-                    "the board moved (markings {:.1} px off, contrast {:.0}%); recalibrated",
+                kind: "recalibrated".into(),
+                message: format!(
+                    "the board moved (markings {:.1} px off, contrast {:.0}%); recalibrated, saved as {file}",
                     report.median_shift_px,
                     100.0 * report.contrast_ratio
                 ),
-            )?;
+                file: Some(file),
+                timing: None,
+            })?;
             Ok(Some(CameraModel::Calibrated(refitted)))
         }
         Err(error) => {

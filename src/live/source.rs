@@ -11,8 +11,7 @@ use opencv::videoio::{self, VideoCapture};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Frame rate assumed where a camera or stream does not say.
-const FALLBACK_FPS: f64 = 30.0;
+use super::clock::{ClockSummary, StreamClock, FALLBACK_FPS};
 
 /// What the session watches.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -68,7 +67,7 @@ pub enum SourceError {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Read {
     /// A frame, with its time in seconds: the file position for a file,
-    /// seconds since `epoch` for a camera or stream.
+    /// session seconds for a camera or stream (see [`StreamClock`]).
     Frame { t: f64 },
     /// The file has ended.
     End,
@@ -92,6 +91,8 @@ pub struct FrameSource {
     /// Seconds from the session's start to this source's opening.
     clock_offset: f64,
     opened: Instant,
+    /// Times a camera's or stream's frames.
+    clock: StreamClock,
 }
 
 impl FrameSource {
@@ -132,12 +133,19 @@ impl FrameSource {
             next_index: 0,
             clock_offset: session_seconds,
             opened: Instant::now(),
+            clock: StreamClock::new(declared),
         })
     }
 
     /// Frames per second (declared, or assumed).
     pub fn fps(&self) -> f64 {
         self.fps
+    }
+
+    /// How a camera's or stream's frames have been timed (`None` for a file,
+    /// whose frames are timed by their position).
+    pub fn clock_summary(&self) -> Option<ClockSummary> {
+        (!self.spec.is_file()).then(|| self.clock.summary())
     }
 
     /// Reads file frames up to `t` seconds without real-time pacing.
@@ -164,9 +172,15 @@ impl FrameSource {
         let index = self.next_index;
         self.next_index += 1;
         if !self.spec.is_file() {
-            return Ok(Read::Frame {
-                t: self.clock_offset + self.opened.elapsed().as_secs_f64(),
-            });
+            let arrival = self.clock_offset + self.opened.elapsed().as_secs_f64();
+            // A backend that cannot say answers an error or nonsense; the
+            // clock refuses both and times the frames by their arrivals.
+            let stamp_ms = self
+                .capture
+                .get(videoio::CAP_PROP_POS_MSEC)
+                .unwrap_or(f64::NAN);
+            let t = self.clock.time(arrival, stamp_ms);
+            return Ok(Read::Frame { t });
         }
         let t = index as f64 / self.fps;
         if self.realtime && t >= self.fast_until_t {
