@@ -1,16 +1,15 @@
 //! `carrom live`: score a match as it is played, with an optional
 //! scoreboard page.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 
 use carrom::contract::MatchSetup;
-use carrom::live::journal::recalibrations;
 use carrom::live::server::{serve, Hub};
 use carrom::live::source::SourceSpec;
-use carrom::live::{run_session, CameraModel, LiveOptions, LiveView};
+use carrom::live::{calibration_to_carry_on, run_session, CameraModel, LiveOptions, LiveView};
 use carrom::strokes::SessionOptions;
 
 /// Score a match live from a camera, stream or file.
@@ -54,34 +53,6 @@ pub struct Args {
     pub px_per_mm: f64,
 }
 
-/// The calibration to start with: `given`, or where a session in `out` has
-/// since refitted a bumped board, its latest refit (`calibration-<n>.json`)
-/// when that is newer than `given` — the board stays where it was bumped
-/// to across a restart, while a calibration made after the refit wins.
-fn carry_on_calibration(given: &Path, out: &Path) -> anyhow::Result<PathBuf> {
-    let Some((_, latest)) = recalibrations(out)
-        .with_context(|| format!("cannot look for refitted calibrations in {}", out.display()))?
-        .pop()
-    else {
-        return Ok(given.to_path_buf());
-    };
-    let modified = |path: &Path| {
-        std::fs::metadata(path)
-            .and_then(|m| m.modified())
-            .with_context(|| format!("cannot read the time of {}", path.display()))
-    };
-    if modified(&latest)? >= modified(given)? {
-        eprintln!(
-            "carrom live: carrying on with the board as last refitted, {} (newer than {})",
-            latest.display(),
-            given.display()
-        );
-        Ok(latest)
-    } else {
-        Ok(given.to_path_buf())
-    }
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let source = SourceSpec::parse(&args.camera);
     let calibration = match (&args.calibration, &source) {
@@ -89,7 +60,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, SourceSpec::File(video)) => video.with_file_name("camera.json"),
         (None, _) => bail!("a camera or stream needs --calibration FILE (from carrom calibrate)"),
     };
-    let calibration = carry_on_calibration(&calibration, &args.out)?;
+    let calibration =
+        match calibration_to_carry_on(&source, &calibration, &args.out).with_context(|| {
+            format!(
+                "cannot look for refitted calibrations in {}",
+                args.out.display()
+            )
+        })? {
+            Some(refit) => {
+                eprintln!(
+                    "carrom live: carrying on with the board as last refitted, {} (newer than {})",
+                    refit.display(),
+                    calibration.display()
+                );
+                refit
+            }
+            None => calibration,
+        };
     let camera = CameraModel::load(&calibration)
         .with_context(|| format!("cannot load the camera {}", calibration.display()))?;
     let setup: Option<MatchSetup> = match &args.match_file {

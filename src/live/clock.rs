@@ -74,8 +74,12 @@ pub struct ClockSummary {
     /// The frame rate in use at the end (measured, else declared).
     pub fps: f64,
     /// The most any frame arrived after the time it was given, seconds:
-    /// how far the reader fell behind (plus any delivery delay).
+    /// how far the reading fell behind (plus any delivery delay).
     pub max_behind_s: f64,
+    /// The most any frame waited, from its time until the tracker took it,
+    /// seconds (filled in by the reader: the clock cannot know).
+    #[serde(default)]
+    pub max_waiting_s: f64,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -197,6 +201,7 @@ impl StreamClock {
             frames: self.next_index,
             fps: 1.0 / self.period,
             max_behind_s: self.max_behind,
+            max_waiting_s: 0.0,
         }
     }
 

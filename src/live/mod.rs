@@ -14,7 +14,7 @@ pub mod source;
 pub mod view;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use nalgebra::Point2;
 use serde::{Deserialize, Serialize};
@@ -120,6 +120,33 @@ impl BoardCamera for CameraModel {
             CameraModel::Calibrated(c) => (c.image_width, c.image_height),
         }
     }
+}
+
+/// Where a camera or stream session in `out` has refitted a bumped board,
+/// its latest refit (`calibration-<n>.json`) when that is newer than
+/// `given`: the board stays where it was bumped to across a restart, while
+/// a calibration made after the refit wins. A file is replayed from its
+/// start, where `given` fits, and is refitted again at the bump.
+pub fn calibration_to_carry_on(
+    source: &SourceSpec,
+    given: &Path,
+    out: &Path,
+) -> Result<Option<PathBuf>, JournalError> {
+    if source.is_file() {
+        return Ok(None);
+    }
+    let Some((_, latest)) = recalibrations(out)?.pop() else {
+        return Ok(None);
+    };
+    let modified = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map_err(|source| JournalError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    };
+    Ok((modified(&latest)? >= modified(given)?).then_some(latest))
 }
 
 /// `session.json`: what the session watches, when it began and the match,
@@ -258,6 +285,7 @@ impl Scoreboard {
         })
     }
 
+    /// Logs an event and shows it on the page among the alerts.
     fn append_event(&mut self, record: EventRecord) -> Result<(), LiveError> {
         self.view.note_event(&record.kind, &record.message);
         self.events.append(&record)?;
@@ -274,16 +302,18 @@ impl Scoreboard {
             Timing::SourceStamps => "by the source's timestamps".to_owned(),
             Timing::Arrivals => format!("by arrival at a measured {:.2} fps", summary.fps),
         };
-        self.append_event(EventRecord {
+        // For the log only: how frames were timed is no alert for the umpire.
+        self.events.append(&EventRecord {
             t: self.session_seconds(),
             kind: "timing".into(),
             message: format!(
-                "{} frames timed {how}; the reader was up to {:.2} s behind",
-                summary.frames, summary.max_behind_s
+                "{} frames timed {how}; read up to {:.2} s late, scored up to {:.2} s late",
+                summary.frames, summary.max_behind_s, summary.max_waiting_s
             ),
             file: None,
             timing: Some(summary),
-        })
+        })?;
+        Ok(())
     }
 
     /// Saves a refitted calibration beside the logs as the next
@@ -463,7 +493,7 @@ pub fn run_session(
         let t = match source.read(&mut frame.image)? {
             Read::Frame { t } => t,
             Read::End => break,
-            Read::Dropout => {
+            Read::Dropout { lost_at } => {
                 // The stroke under way ends as last seen; play in the gap is not seen.
                 let closed = vision.restart();
                 let last_pieces = last_tracks.take().as_ref().map(pieces_of);
@@ -479,7 +509,7 @@ pub fn run_session(
                 }
                 run.base = run.seen.len();
                 board.timing_event(&source)?;
-                source = reconnect(options, &mut board, publish)?;
+                source = reconnect(options, lost_at, &mut board, publish)?;
                 continue;
             }
         };
@@ -542,6 +572,51 @@ pub fn run_session(
         resumed,
         frames,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restarted_camera_carries_on_with_a_newer_refit_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = dir.path().join("board.calibration.json");
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(&given, "{}").unwrap();
+        let camera = SourceSpec::Camera(0);
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
+
+        let old = std::time::SystemTime::now() - Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&given)
+            .and_then(|f| f.set_modified(old))
+            .unwrap();
+        let refit = out.join(recalibration_file(1));
+        std::fs::write(&refit, "{}").unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            Some(refit.clone())
+        );
+        // A file is replayed from its start, where the given calibration fits.
+        let file = SourceSpec::File("match.mp4".into());
+        assert_eq!(calibration_to_carry_on(&file, &given, &out).unwrap(), None);
+        // A calibration made after the refit wins.
+        std::fs::File::options()
+            .write(true)
+            .open(&refit)
+            .and_then(|f| f.set_modified(old - Duration::from_secs(60)))
+            .unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
+    }
 }
 
 /// Before a stroke, the pieces the camera sees should be those the laws
@@ -685,13 +760,15 @@ fn sync_strokes_final(
     Ok(changed)
 }
 
-/// Waits for a camera or stream to come back, logging the gap.
+/// Waits for a camera or stream that stopped delivering at `lost_at`
+/// (session seconds: the frames read before it may have been scored since)
+/// to come back, logging the gap.
 fn reconnect(
     options: &LiveOptions,
+    lost_at: f64,
     board: &mut Scoreboard,
     publish: &mut dyn FnMut(&LiveView),
 ) -> Result<FrameSource, LiveError> {
-    let lost_at = board.session_seconds();
     board.event(
         lost_at,
         "dropout",
@@ -699,15 +776,15 @@ fn reconnect(
     )?;
     board.view.status = "reconnecting".into();
     publish(&board.view);
-    let lost = Instant::now();
     let mut wait = RECONNECT_FIRST_WAIT;
     loop {
         std::thread::sleep(wait);
-        match FrameSource::open(&options.source, options.realtime, board.session_seconds()) {
+        let now = board.session_seconds();
+        let gap = now - lost_at;
+        match FrameSource::open(&options.source, options.realtime, now) {
             Ok(source) => {
-                let gap = lost.elapsed().as_secs_f64();
                 board.event(
-                    board.session_seconds(),
+                    now,
                     "reconnected",
                     format!(
                         "frames again after a gap of {gap:.1} s (strokes in the gap are not seen)"
@@ -717,13 +794,13 @@ fn reconnect(
                 publish(&board.view);
                 return Ok(source);
             }
-            Err(_) if lost.elapsed() < options.reconnect_for => {
+            Err(_) if gap < options.reconnect_for.as_secs_f64() => {
                 wait = (wait * 2).min(RECONNECT_LONGEST_WAIT);
             }
             Err(_) => {
                 return Err(LiveError::GaveUp {
                     source_name: format!("{:?}", options.source),
-                    seconds: lost.elapsed().as_secs_f64(),
+                    seconds: gap,
                 })
             }
         }
