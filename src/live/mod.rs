@@ -574,51 +574,6 @@ pub fn run_session(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_restarted_camera_carries_on_with_a_newer_refit_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let given = dir.path().join("board.calibration.json");
-        let out = dir.path().join("out");
-        std::fs::create_dir_all(&out).unwrap();
-        std::fs::write(&given, "{}").unwrap();
-        let camera = SourceSpec::Camera(0);
-        assert_eq!(
-            calibration_to_carry_on(&camera, &given, &out).unwrap(),
-            None
-        );
-
-        let old = std::time::SystemTime::now() - Duration::from_secs(60);
-        std::fs::File::options()
-            .write(true)
-            .open(&given)
-            .and_then(|f| f.set_modified(old))
-            .unwrap();
-        let refit = out.join(recalibration_file(1));
-        std::fs::write(&refit, "{}").unwrap();
-        assert_eq!(
-            calibration_to_carry_on(&camera, &given, &out).unwrap(),
-            Some(refit.clone())
-        );
-        // A file is replayed from its start, where the given calibration fits.
-        let file = SourceSpec::File("match.mp4".into());
-        assert_eq!(calibration_to_carry_on(&file, &given, &out).unwrap(), None);
-        // A calibration made after the refit wins.
-        std::fs::File::options()
-            .write(true)
-            .open(&refit)
-            .and_then(|f| f.set_modified(old - Duration::from_secs(60)))
-            .unwrap();
-        assert_eq!(
-            calibration_to_carry_on(&camera, &given, &out).unwrap(),
-            None
-        );
-    }
-}
-
 /// Before a stroke, the pieces the camera sees should be those the laws
 /// left on the board; a difference is an alert for the umpire.
 fn compare_before_strike(
@@ -852,5 +807,50 @@ fn check_drift(
             )?;
             Ok(None)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restarted_camera_carries_on_with_a_newer_refit_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = dir.path().join("board.calibration.json");
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(&given, "{}").unwrap();
+        let camera = SourceSpec::Camera(0);
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
+
+        let old = std::time::SystemTime::now() - Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&given)
+            .and_then(|f| f.set_modified(old))
+            .unwrap();
+        let refit = out.join(recalibration_file(1));
+        std::fs::write(&refit, "{}").unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            Some(refit.clone())
+        );
+        // A file is replayed from its start, where the given calibration fits.
+        let file = SourceSpec::File("match.mp4".into());
+        assert_eq!(calibration_to_carry_on(&file, &given, &out).unwrap(), None);
+        // A calibration made after the refit wins.
+        std::fs::File::options()
+            .write(true)
+            .open(&refit)
+            .and_then(|f| f.set_modified(old - Duration::from_secs(60)))
+            .unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
     }
 }
