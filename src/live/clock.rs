@@ -1,8 +1,9 @@
 //! When a camera's or stream's frames were taken, as far as the reader can
 //! tell. The tracker's rules run on these times (a hand within a second of a
-//! strike, a striker's speed), so they must not bend when the reader falls
+//! strike, a striker's speed), so they must not bend when the reading falls
 //! behind: frames that waited in a socket or driver buffer and are read in a
-//! burst were still taken one frame period apart.
+//! burst were still taken one frame period apart. (The reading runs on its
+//! own thread, see [`super::source`], so a busy tracker does not delay it.)
 //!
 //! Within one connected run of a source:
 //!
@@ -34,9 +35,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-/// Frames this far back vouch for the time of the current one, seconds.
-/// Longer than the reader is expected to fall behind for, shorter than a
-/// stroke's quiet spell after a dropped frame would be mistimed for.
+/// Frames this far back vouch for the time of the current one, seconds:
+/// longer than the reading is expected to fall behind for; also how long the
+/// frames after an unstamped drop stay behind the wall clock.
 pub const ENVELOPE_WINDOW_S: f64 = 4.0;
 /// The frame rate is measured over this much of the latest arrivals, seconds.
 pub const RATE_SPAN_S: f64 = 10.0;
@@ -51,7 +52,7 @@ pub const FALLBACK_FPS: f64 = 30.0;
 /// first frame, which anchors the stamps, may itself have come late).
 const STAMP_AHEAD_SLACK_S: f64 = 1.0;
 /// The smallest step between two frames' times, in frame periods: times
-/// never go backwards, even when a new rate estimate lowers the schedule.
+/// never go backwards, also where the timing turns from stamps to arrivals.
 const MIN_STEP_PERIODS: f64 = 0.25;
 
 /// How the current run's frames are being timed.
