@@ -1,5 +1,6 @@
 //! `carrom batch` over clips with one corrupt file finishes, reports the bad
-//! clip, scores the others with their accuracy, and shards the list.
+//! clip, scores the others with their accuracy (a clip without a camera
+//! beside it with `--calibration`), and shards the list.
 
 mod live_common;
 
@@ -15,6 +16,10 @@ fn a_corrupt_clip_is_reported_and_skipped() {
     std::fs::create_dir_all(clips.join("bad")).unwrap();
     std::fs::write(clips.join("bad/clip.mp4"), b"this is not a video").unwrap();
     std::fs::copy(clips.join("a/camera.json"), clips.join("bad/camera.json")).unwrap();
+    // Clip a again without its camera: --calibration stands in (one table
+    // recorded many times).
+    std::fs::create_dir_all(clips.join("shared")).unwrap();
+    std::fs::copy(clips.join("a/clip.mp4"), clips.join("shared/clip.mp4")).unwrap();
 
     let out = dir.path().join("out");
     let output = run_ok(&[
@@ -22,11 +27,13 @@ fn a_corrupt_clip_is_reported_and_skipped() {
         &clips.to_string_lossy(),
         "-j",
         "2",
+        "--calibration",
+        &clips.join("a/camera.json").to_string_lossy(),
         "--out",
         &out.to_string_lossy(),
     ]);
     let table = String::from_utf8_lossy(&output.stdout);
-    assert!(table.contains("3 clips, 2 scored, 1 failed"), "{table}");
+    assert!(table.contains("4 clips, 3 scored, 1 failed"), "{table}");
 
     let summary: Vec<serde_json::Value> =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
@@ -34,7 +41,7 @@ fn a_corrupt_clip_is_reported_and_skipped() {
         .iter()
         .map(|r| r["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["a__clip", "b__clip", "bad__clip"]);
+    assert_eq!(names, ["a__clip", "b__clip", "bad__clip", "shared__clip"]);
     for row in &summary[..2] {
         assert!(row["error"].is_null(), "{row}");
         // Truth sits beside the simulated clips, so accuracy is measured.
@@ -47,14 +54,31 @@ fn a_corrupt_clip_is_reported_and_skipped() {
     }
     let error = summary[2]["error"].as_str().unwrap();
     assert!(error.contains("bad/clip.mp4"), "{error}");
+    let shared = &summary[3];
+    assert!(shared["error"].is_null(), "{shared}");
+    assert!(shared["accuracy"].is_null(), "no truth beside it: {shared}");
+    assert_eq!(shared["strokes"], summary[0]["strokes"], "{shared}");
+    assert_eq!(shared["result"], summary[0]["result"], "{shared}");
 
     let csv = std::fs::read_to_string(out.join("summary.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert_eq!(csv.lines().count(), 5, "{csv}");
     assert!(csv
         .lines()
         .next()
         .unwrap()
         .starts_with("clip,boards,result,strokes,alerts,seconds"));
+
+    // Without a camera beside it or --calibration, a clip fails and says why.
+    let bare = run(&[
+        "batch",
+        &clips.join("shared").to_string_lossy(),
+        "--strict",
+        "--out",
+        &dir.path().join("bare").to_string_lossy(),
+    ]);
+    assert!(!bare.status.success());
+    let why = String::from_utf8_lossy(&bare.stdout);
+    assert!(why.contains("shared/camera.json"), "{why}");
 
     // --strict turns the failure into the exit status.
     let strict = run(&[

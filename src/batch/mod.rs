@@ -16,14 +16,15 @@ use thiserror::Error;
 
 use crate::contract::{BoardLog, ContractError, StrokeLog};
 use crate::eval::{evaluate, EvalOptions};
+use crate::live::CameraModel;
 use crate::report::html::result_in_words;
 use crate::rules::{self, RulesError};
-use crate::sim::camera::Camera;
 use crate::strokes::{track_clip, SessionError, SessionOptions};
 
 /// The file names that mark a video clip.
 const VIDEO_EXTENSIONS: [&str; 6] = ["mp4", "avi", "mkv", "mov", "m4v", "webm"];
-/// The camera model expected beside each clip (as `carrom sim` writes it).
+/// The camera beside a clip: a simulator camera (as `carrom sim` writes it)
+/// or a calibration from `carrom calibrate`.
 pub const CAMERA_FILE: &str = "camera.json";
 // The truth files the simulator writes beside a clip turn on the accuracy
 // columns; the recognised logs go to each clip's output folder.
@@ -211,6 +212,9 @@ pub struct BatchOptions {
     pub out: PathBuf,
     /// The vision settings for every clip.
     pub session: SessionOptions,
+    /// The camera (a calibration or a simulator camera) for clips without
+    /// their own [`CAMERA_FILE`] beside them: many recordings of one table.
+    pub calibration: Option<PathBuf>,
 }
 
 /// Accuracy of one clip against the truth beside it (as `carrom eval`).
@@ -348,7 +352,7 @@ fn score_into(
     options: &BatchOptions,
     summary: &mut ClipSummary,
 ) -> Result<(), BatchError> {
-    let camera = load_camera(&clip.with_file_name(CAMERA_FILE))?;
+    let camera = camera_for(clip, options.calibration.as_deref())?;
     let outcome = track_clip(clip, &camera, None, &options.session)?;
     std::fs::create_dir_all(out).map_err(|source| BatchError::Output {
         path: out.to_path_buf(),
@@ -374,13 +378,17 @@ fn score_into(
     }
 }
 
-fn load_camera(path: &Path) -> Result<Camera, BatchError> {
-    let camera_error = |reason: String| BatchError::Camera {
-        path: path.to_path_buf(),
-        reason,
+/// The clip's own camera file, else the batch's `--calibration`.
+fn camera_for(clip: &Path, shared: Option<&Path>) -> Result<CameraModel, BatchError> {
+    let beside = clip.with_file_name(CAMERA_FILE);
+    let path = match shared {
+        Some(shared) if !beside.exists() => shared.to_path_buf(),
+        _ => beside,
     };
-    let text = std::fs::read_to_string(path).map_err(|e| camera_error(e.to_string()))?;
-    serde_json::from_str(&text).map_err(|e| camera_error(e.to_string()))
+    CameraModel::load(&path).map_err(|error| BatchError::Camera {
+        reason: error.to_string(),
+        path,
+    })
 }
 
 /// Alerts the laws raised plus the vision's own notes on the strokes.

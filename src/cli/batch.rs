@@ -20,8 +20,9 @@ const SUMMARY_CSV: &str = "summary.csv";
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Clips, folders (searched for videos to any depth) or glob patterns
-    /// (quoted, e.g. 'runs/*/clip.mp4'). Each clip needs camera.json beside it;
-    /// truth.strokes.json beside it adds the accuracy columns.
+    /// (quoted, e.g. 'runs/*/clip.mp4'). Each clip needs camera.json beside it
+    /// (a simulator camera or a calibration) or --calibration; truth.strokes.json
+    /// beside it adds the accuracy columns.
     #[arg(required = true, value_name = "DIR|GLOB|CLIP")]
     pub inputs: Vec<PathBuf>,
     /// Clips scored at the same time. Default: one per core.
@@ -34,6 +35,11 @@ pub struct Args {
     /// the i-th (1 ≤ i ≤ n), for spreading a batch over machines.
     #[arg(long, value_name = "i/n")]
     pub shard: Option<Shard>,
+    /// The camera for clips without a camera.json beside them: a
+    /// calibration from `carrom calibrate` (many recordings of one table)
+    /// or a simulator camera.
+    #[arg(long, value_name = "FILE")]
+    pub calibration: Option<PathBuf>,
     /// Scale of the top view the vision works on, px per board mm.
     #[arg(long, value_name = "N", default_value_t = SessionOptions::default().px_per_mm)]
     pub px_per_mm: f64,
@@ -67,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             px_per_mm: args.px_per_mm,
             ..SessionOptions::default()
         },
+        calibration: args.calibration.clone(),
     };
     let progress = ProgressBar::new(clips.len() as u64);
     progress.set_style(

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use carrom::contract::MatchSetup;
 use carrom::live::server::{serve, Hub};
 use carrom::live::source::SourceSpec;
-use carrom::live::{run_session, CameraModel, LiveOptions, LiveView};
+use carrom::live::{calibration_to_carry_on, run_session, CameraModel, LiveOptions, LiveView};
 use carrom::strokes::SessionOptions;
 
 /// Score a match live from a camera, stream or file.
@@ -60,6 +60,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (None, SourceSpec::File(video)) => video.with_file_name("camera.json"),
         (None, _) => bail!("a camera or stream needs --calibration FILE (from carrom calibrate)"),
     };
+    let calibration =
+        match calibration_to_carry_on(&source, &calibration, &args.out).with_context(|| {
+            format!(
+                "cannot look for refitted calibrations in {}",
+                args.out.display()
+            )
+        })? {
+            Some(refit) => {
+                eprintln!(
+                    "carrom live: carrying on with the board as last refitted, {} (newer than {})",
+                    refit.display(),
+                    calibration.display()
+                );
+                refit
+            }
+            None => calibration,
+        };
     let camera = CameraModel::load(&calibration)
         .with_context(|| format!("cannot load the camera {}", calibration.display()))?;
     let setup: Option<MatchSetup> = match &args.match_file {

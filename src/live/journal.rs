@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::clock::ClockSummary;
 use crate::contract::Stroke;
 use crate::report::html::PiecePosition;
 
@@ -29,6 +30,36 @@ pub const POSITIONS_FILE: &str = "positions.jsonl";
 pub const EVENTS_FILE: &str = "events.jsonl";
 /// What the session watches and when it began (see [`super::SessionInfo`]).
 pub const SESSION_FILE: &str = "session.json";
+
+/// The name of the `n`-th refitted calibration (from 1) in the output
+/// folder, written when a bumped board is recalibrated.
+pub fn recalibration_file(n: u32) -> String {
+    format!("calibration-{n}.json")
+}
+
+/// The refitted calibrations in `out`, as `(n, path)`, latest last.
+pub fn recalibrations(out: &Path) -> Result<Vec<(u32, PathBuf)>, JournalError> {
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(io_error(out)(error)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(io_error(out))?;
+        let name = entry.file_name();
+        let number = name
+            .to_str()
+            .and_then(|name| name.strip_prefix("calibration-"))
+            .and_then(|rest| rest.strip_suffix(".json"))
+            .and_then(|n| n.parse::<u32>().ok());
+        if let Some(n) = number.filter(|n| recalibration_file(*n) == name.to_string_lossy()) {
+            found.push((n, entry.path()));
+        }
+    }
+    found.sort();
+    Ok(found)
+}
 
 /// Why the journal could not be read or written.
 #[derive(Debug, Error)]
@@ -83,6 +114,13 @@ pub struct EventRecord {
     pub kind: String,
     /// What happened, in words.
     pub message: String,
+    /// A file in the output folder the event wrote (a refitted calibration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// How a camera's or stream's frames were timed (a `timing` event, at
+    /// the end of each connected run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<ClockSummary>,
 }
 
 /// An append-only JSON-lines file, synced after every record.
@@ -231,6 +269,29 @@ mod tests {
         std::fs::write(&path, "not json\n").unwrap();
         let message = read_journal(&path).unwrap_err().to_string();
         assert!(message.contains("line 1"), "{message}");
+    }
+
+    #[test]
+    fn refitted_calibrations_are_found_in_number_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            recalibration_file(10),
+            recalibration_file(2),
+            "calibration-02.json".into(),
+            "calibration-x.json".into(),
+            "board.calibration.json".into(),
+        ] {
+            std::fs::write(dir.path().join(name), "{}").unwrap();
+        }
+        let found: Vec<u32> = recalibrations(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(found, vec![2, 10]);
+        assert!(recalibrations(&dir.path().join("absent"))
+            .unwrap()
+            .is_empty());
     }
 
     #[test]

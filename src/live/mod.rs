@@ -7,13 +7,14 @@
 //! The frames go through the same [`ClipTracker`] as `carrom track`; the
 //! session owns what happens around it: drop-outs, drift and the journal.
 
+pub mod clock;
 pub mod journal;
 pub mod server;
 pub mod source;
 pub mod view;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use nalgebra::Point2;
 use serde::{Deserialize, Serialize};
@@ -31,9 +32,11 @@ use crate::strokes::machine::{SeenCount, SeenStroke};
 use crate::strokes::session::default_setup;
 use crate::strokes::{ClipTracker, SessionOptions, StageError};
 use crate::track::TrackFrame;
+use clock::Timing;
 use journal::{
-    read_journal, write_atomically, AppendLog, EventRecord, JournalError, PositionsRecord,
-    StrokeRecord, EVENTS_FILE, JOURNAL_FILE, POSITIONS_FILE, SESSION_FILE,
+    read_journal, recalibration_file, recalibrations, write_atomically, AppendLog, EventRecord,
+    JournalError, PositionsRecord, StrokeRecord, EVENTS_FILE, JOURNAL_FILE, POSITIONS_FILE,
+    SESSION_FILE,
 };
 use source::{FrameSource, Read, SourceError, SourceSpec};
 pub use view::LiveView;
@@ -117,6 +120,33 @@ impl BoardCamera for CameraModel {
             CameraModel::Calibrated(c) => (c.image_width, c.image_height),
         }
     }
+}
+
+/// Where a camera or stream session in `out` has refitted a bumped board,
+/// its latest refit (`calibration-<n>.json`) when that is newer than
+/// `given`: the board stays where it was bumped to across a restart, while
+/// a calibration made after the refit wins. A file is replayed from its
+/// start, where `given` fits, and is refitted again at the bump.
+pub fn calibration_to_carry_on(
+    source: &SourceSpec,
+    given: &Path,
+    out: &Path,
+) -> Result<Option<PathBuf>, JournalError> {
+    if source.is_file() {
+        return Ok(None);
+    }
+    let Some((_, latest)) = recalibrations(out)?.pop() else {
+        return Ok(None);
+    };
+    let modified = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map_err(|source| JournalError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    };
+    Ok((modified(&latest)? >= modified(given)?).then_some(latest))
 }
 
 /// `session.json`: what the session watches, when it began and the match,
@@ -246,13 +276,57 @@ impl Scoreboard {
     }
 
     fn event(&mut self, t: f64, kind: &str, message: String) -> Result<(), LiveError> {
-        self.view.note_event(kind, &message);
-        self.events.append(&EventRecord {
+        self.append_event(EventRecord {
             t,
             kind: kind.to_owned(),
             message,
+            file: None,
+            timing: None,
+        })
+    }
+
+    /// Logs an event and shows it on the page among the alerts.
+    fn append_event(&mut self, record: EventRecord) -> Result<(), LiveError> {
+        self.view.note_event(&record.kind, &record.message);
+        self.events.append(&record)?;
+        Ok(())
+    }
+
+    /// Logs how a camera's or stream's run of frames was timed (nothing for
+    /// a file), so a reader that fell behind shows in the log.
+    fn timing_event(&mut self, source: &FrameSource) -> Result<(), LiveError> {
+        let Some(summary) = source.clock_summary() else {
+            return Ok(());
+        };
+        let how = match summary.timing {
+            Timing::SourceStamps => "by the source's timestamps".to_owned(),
+            Timing::Arrivals => format!("by arrival at a measured {:.2} fps", summary.fps),
+        };
+        // For the log only: how frames were timed is no alert for the umpire.
+        self.events.append(&EventRecord {
+            t: self.session_seconds(),
+            kind: "timing".into(),
+            message: format!(
+                "{} frames timed {how}; read up to {:.2} s late, scored up to {:.2} s late",
+                summary.frames, summary.max_behind_s, summary.max_waiting_s
+            ),
+            file: None,
+            timing: Some(summary),
         })?;
         Ok(())
+    }
+
+    /// Saves a refitted calibration beside the logs as the next
+    /// `calibration-<n>.json`, for checking it and for a restart to carry on
+    /// with; returns its file name.
+    fn save_recalibration(&mut self, calibration: &Calibration) -> Result<String, LiveError> {
+        let n = recalibrations(&self.out)?
+            .last()
+            .map_or(1, |(latest, _)| latest + 1);
+        let name = recalibration_file(n);
+        let text = serde_json::to_string_pretty(calibration).map_err(JournalError::Encode)?;
+        write_atomically(&self.out.join(&name), (text + "\n").as_bytes())?;
+        Ok(name)
     }
 
     /// Journals stroke `index` (new, or amending an earlier record) and
@@ -419,7 +493,7 @@ pub fn run_session(
         let t = match source.read(&mut frame.image)? {
             Read::Frame { t } => t,
             Read::End => break,
-            Read::Dropout => {
+            Read::Dropout { lost_at } => {
                 // The stroke under way ends as last seen; play in the gap is not seen.
                 let closed = vision.restart();
                 let last_pieces = last_tracks.take().as_ref().map(pieces_of);
@@ -434,7 +508,8 @@ pub fn run_session(
                     publish(&board.view);
                 }
                 run.base = run.seen.len();
-                source = reconnect(options, &mut board, publish)?;
+                board.timing_event(&source)?;
+                source = reconnect(options, lost_at, &mut board, publish)?;
                 continue;
             }
         };
@@ -640,13 +715,15 @@ fn sync_strokes_final(
     Ok(changed)
 }
 
-/// Waits for a camera or stream to come back, logging the gap.
+/// Waits for a camera or stream that stopped delivering at `lost_at`
+/// (session seconds: the frames read before it may have been scored since)
+/// to come back, logging the gap.
 fn reconnect(
     options: &LiveOptions,
+    lost_at: f64,
     board: &mut Scoreboard,
     publish: &mut dyn FnMut(&LiveView),
 ) -> Result<FrameSource, LiveError> {
-    let lost_at = board.session_seconds();
     board.event(
         lost_at,
         "dropout",
@@ -654,15 +731,15 @@ fn reconnect(
     )?;
     board.view.status = "reconnecting".into();
     publish(&board.view);
-    let lost = Instant::now();
     let mut wait = RECONNECT_FIRST_WAIT;
     loop {
         std::thread::sleep(wait);
-        match FrameSource::open(&options.source, options.realtime, board.session_seconds()) {
+        let now = board.session_seconds();
+        let gap = now - lost_at;
+        match FrameSource::open(&options.source, options.realtime, now) {
             Ok(source) => {
-                let gap = lost.elapsed().as_secs_f64();
                 board.event(
-                    board.session_seconds(),
+                    now,
                     "reconnected",
                     format!(
                         "frames again after a gap of {gap:.1} s (strokes in the gap are not seen)"
@@ -672,13 +749,13 @@ fn reconnect(
                 publish(&board.view);
                 return Ok(source);
             }
-            Err(_) if lost.elapsed() < options.reconnect_for => {
+            Err(_) if gap < options.reconnect_for.as_secs_f64() => {
                 wait = (wait * 2).min(RECONNECT_LONGEST_WAIT);
             }
             Err(_) => {
                 return Err(LiveError::GaveUp {
                     source_name: format!("{:?}", options.source),
-                    seconds: lost.elapsed().as_secs_f64(),
+                    seconds: gap,
                 })
             }
         }
@@ -708,15 +785,18 @@ fn check_drift(
     }
     match calibrate::refit(calibration, &frame.image) {
         Ok(refitted) => {
-            board.event(
+            let file = board.save_recalibration(&refitted)?;
+            board.append_event(EventRecord {
                 t,
-                "recalibrated",
-                format!(
-                    "the board moved (markings {:.1} px off, contrast {:.0}%); recalibrated",
+                kind: "recalibrated".into(),
+                message: format!(
+                    "the board moved (markings {:.1} px off, contrast {:.0}%); recalibrated, saved as {file}",
                     report.median_shift_px,
                     100.0 * report.contrast_ratio
                 ),
-            )?;
+                file: Some(file),
+                timing: None,
+            })?;
             Ok(Some(CameraModel::Calibrated(refitted)))
         }
         Err(error) => {
@@ -727,5 +807,50 @@ fn check_drift(
             )?;
             Ok(None)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_restarted_camera_carries_on_with_a_newer_refit_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let given = dir.path().join("board.calibration.json");
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(&given, "{}").unwrap();
+        let camera = SourceSpec::Camera(0);
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
+
+        let old = std::time::SystemTime::now() - Duration::from_secs(60);
+        std::fs::File::options()
+            .write(true)
+            .open(&given)
+            .and_then(|f| f.set_modified(old))
+            .unwrap();
+        let refit = out.join(recalibration_file(1));
+        std::fs::write(&refit, "{}").unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            Some(refit.clone())
+        );
+        // A file is replayed from its start, where the given calibration fits.
+        let file = SourceSpec::File("match.mp4".into());
+        assert_eq!(calibration_to_carry_on(&file, &given, &out).unwrap(), None);
+        // A calibration made after the refit wins.
+        std::fs::File::options()
+            .write(true)
+            .open(&refit)
+            .and_then(|f| f.set_modified(old - Duration::from_secs(60)))
+            .unwrap();
+        assert_eq!(
+            calibration_to_carry_on(&camera, &given, &out).unwrap(),
+            None
+        );
     }
 }

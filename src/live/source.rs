@@ -1,8 +1,11 @@
 //! Where live frames come from: a V4L2 camera, a network stream or a file,
 //! the file optionally played at its real speed. A camera or stream that
 //! stops delivering is a drop-out to reconnect, not the end of the match.
+//! A camera or stream is read on a thread of its own, so that its frames
+//! are timed as they come, not when a busy tracker gets to them.
 
 use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use opencv::core::Mat;
@@ -11,8 +14,7 @@ use opencv::videoio::{self, VideoCapture};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// Frame rate assumed where a camera or stream does not say.
-const FALLBACK_FPS: f64 = 30.0;
+use super::clock::{ClockSummary, StreamClock, FALLBACK_FPS};
 
 /// What the session watches.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,23 +64,45 @@ pub enum SourceError {
     /// OpenCV failed.
     #[error("{what}: {source}")]
     OpenCv { what: String, source: opencv::Error },
+    /// The thread that reads a camera or stream could not be started.
+    #[error("cannot start the thread that reads the camera: {0}")]
+    Thread(String),
 }
 
 /// What [`FrameSource::read`] found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Read {
     /// A frame, with its time in seconds: the file position for a file,
-    /// seconds since `epoch` for a camera or stream.
+    /// session seconds for a camera or stream (see [`StreamClock`]).
     Frame { t: f64 },
     /// The file has ended.
     End,
-    /// The camera or stream delivered nothing: reconnect.
-    Dropout,
+    /// The camera or stream delivered nothing from `lost_at` (session
+    /// seconds) on: reconnect.
+    Dropout { lost_at: f64 },
 }
+
+/// A camera's or stream's frames are read ahead by their own thread, up to
+/// this much memory of decoded frames...
+const READ_AHEAD_BYTES: usize = 192 << 20;
+/// ...and at most this many seconds of them.
+const READ_AHEAD_S: f64 = 3.0;
 
 /// An open source of frames.
 pub struct FrameSource {
     spec: SourceSpec,
+    kind: Kind,
+}
+
+/// How frames are had from the source.
+enum Kind {
+    /// A file, read on the caller's thread and timed by its position.
+    File(FileFrames),
+    /// A camera or stream, read and timed on a thread of its own.
+    Live(LiveFrames),
+}
+
+struct FileFrames {
     capture: VideoCapture,
     fps: f64,
     /// Play a file no faster than real time (as if it were a camera).
@@ -89,9 +113,32 @@ pub struct FrameSource {
     /// catching up with its journal).
     fast_until_t: f64,
     next_index: u64,
-    /// Seconds from the session's start to this source's opening.
-    clock_offset: f64,
+}
+
+/// What the reading thread of a camera or stream hands over.
+enum Delivery {
+    Frame {
+        image: Mat,
+        t: f64,
+        clock: ClockSummary,
+    },
+    /// The source stopped delivering at this session time.
+    Dropout {
+        lost_at: f64,
+    },
+    Failed(SourceError),
+}
+
+struct LiveFrames {
+    fps: f64,
+    frames: Receiver<Delivery>,
+    /// How the frames handed over so far were timed.
+    clock: Option<ClockSummary>,
+    /// Session seconds at the opening, and when that was.
+    session_seconds: f64,
     opened: Instant,
+    /// The most a frame waited for the tracker so far, seconds.
+    max_waiting_s: f64,
 }
 
 impl FrameSource {
@@ -122,52 +169,119 @@ impl FrameSource {
         } else {
             FALLBACK_FPS
         };
+        let kind = if spec.is_file() {
+            Kind::File(FileFrames {
+                capture,
+                fps,
+                realtime,
+                started: None,
+                fast_until_t: 0.0,
+                next_index: 0,
+            })
+        } else {
+            let width = capture.get(videoio::CAP_PROP_FRAME_WIDTH).unwrap_or(0.0);
+            let height = capture.get(videoio::CAP_PROP_FRAME_HEIGHT).unwrap_or(0.0);
+            // Where the size is not known, 1080p colour.
+            let frame_bytes = if width >= 1.0 && height >= 1.0 {
+                (width * height * 3.0) as usize
+            } else {
+                1920 * 1080 * 3
+            };
+            let by_time = (READ_AHEAD_S * fps.min(240.0)).ceil() as usize;
+            let capacity = (READ_AHEAD_BYTES / frame_bytes.max(1)).clamp(2, by_time.max(2));
+            let (sender, frames) = sync_channel(capacity);
+            let clock = StreamClock::new(declared);
+            let opened = Instant::now();
+            std::thread::Builder::new()
+                .name("live-capture".into())
+                .spawn(move || {
+                    capture_frames(capture, what, clock, session_seconds, opened, sender)
+                })
+                .map_err(|e| SourceError::Thread(e.to_string()))?;
+            Kind::Live(LiveFrames {
+                fps,
+                frames,
+                clock: None,
+                session_seconds,
+                opened,
+                max_waiting_s: 0.0,
+            })
+        };
         Ok(FrameSource {
             spec: spec.clone(),
-            capture,
-            fps,
-            realtime,
-            started: None,
-            fast_until_t: 0.0,
-            next_index: 0,
-            clock_offset: session_seconds,
-            opened: Instant::now(),
+            kind,
         })
     }
 
     /// Frames per second (declared, or assumed).
     pub fn fps(&self) -> f64 {
-        self.fps
+        match &self.kind {
+            Kind::File(file) => file.fps,
+            Kind::Live(live) => live.fps,
+        }
+    }
+
+    /// How a camera's or stream's frames have been timed (`None` for a file,
+    /// whose frames are timed by their position, or before any frame).
+    pub fn clock_summary(&self) -> Option<ClockSummary> {
+        match &self.kind {
+            Kind::File(_) => None,
+            Kind::Live(live) => live.clock,
+        }
     }
 
     /// Reads file frames up to `t` seconds without real-time pacing.
     pub fn catch_up_to(&mut self, t: f64) {
-        self.fast_until_t = t;
+        if let Kind::File(file) = &mut self.kind {
+            file.fast_until_t = t;
+        }
     }
 
-    /// Decodes the next frame into `image`.
+    /// The next frame, into `image`.
     pub fn read(&mut self, image: &mut Mat) -> Result<Read, SourceError> {
+        match &mut self.kind {
+            Kind::File(file) => file.read(image, &self.spec),
+            Kind::Live(live) => match live.frames.recv() {
+                Ok(Delivery::Frame {
+                    image: frame,
+                    t,
+                    clock,
+                }) => {
+                    *image = frame;
+                    let now = live.session_seconds + live.opened.elapsed().as_secs_f64();
+                    live.max_waiting_s = live.max_waiting_s.max(now - t);
+                    live.clock = Some(ClockSummary {
+                        max_waiting_s: live.max_waiting_s,
+                        ..clock
+                    });
+                    Ok(Read::Frame { t })
+                }
+                Ok(Delivery::Failed(error)) => Err(error),
+                Ok(Delivery::Dropout { lost_at }) => Ok(Read::Dropout { lost_at }),
+                // The thread ends after a drop-out, so this is not reached
+                // before one; should it end otherwise, the source is gone too.
+                Err(_) => Ok(Read::Dropout {
+                    lost_at: live.session_seconds + live.opened.elapsed().as_secs_f64(),
+                }),
+            },
+        }
+    }
+}
+
+impl FileFrames {
+    fn read(&mut self, image: &mut Mat, spec: &SourceSpec) -> Result<Read, SourceError> {
         let decoded = self
             .capture
             .read(image)
             .map_err(|source| SourceError::OpenCv {
-                what: self.spec.describe(),
+                what: spec.describe(),
                 source,
             })?;
         if !decoded || image.empty() {
-            return Ok(if self.spec.is_file() {
-                Read::End
-            } else {
-                Read::Dropout
-            });
+            return Ok(Read::End);
         }
         let index = self.next_index;
         self.next_index += 1;
-        if !self.spec.is_file() {
-            return Ok(Read::Frame {
-                t: self.clock_offset + self.opened.elapsed().as_secs_f64(),
-            });
-        }
         let t = index as f64 / self.fps;
         if self.realtime && t >= self.fast_until_t {
             // The pacing clock starts at the first frame played in real time.
@@ -181,6 +295,49 @@ impl FrameSource {
             }
         }
         Ok(Read::Frame { t })
+    }
+}
+
+/// The reading thread of a camera or stream: reads and times every frame as
+/// it comes, so a busy tracker delays neither the reading nor the times
+/// (up to the read-ahead; beyond it this thread waits, and the source's own
+/// buffering takes over: a network stream waits in the socket, a camera
+/// driver drops frames). Ends at a drop-out or when the session lets go.
+fn capture_frames(
+    mut capture: VideoCapture,
+    what: String,
+    mut clock: StreamClock,
+    session_seconds: f64,
+    opened: Instant,
+    frames: SyncSender<Delivery>,
+) {
+    loop {
+        let mut image = Mat::default();
+        let delivery = match capture.read(&mut image) {
+            Ok(true) if !image.empty() => {
+                let arrival = session_seconds + opened.elapsed().as_secs_f64();
+                // A backend that cannot say answers an error or nonsense; the
+                // clock refuses both and times the frames by their arrivals.
+                let stamp_ms = capture.get(videoio::CAP_PROP_POS_MSEC).unwrap_or(f64::NAN);
+                let t = clock.time(arrival, stamp_ms);
+                Delivery::Frame {
+                    image,
+                    t,
+                    clock: clock.summary(),
+                }
+            }
+            Ok(_) => Delivery::Dropout {
+                lost_at: session_seconds + opened.elapsed().as_secs_f64(),
+            },
+            Err(source) => Delivery::Failed(SourceError::OpenCv {
+                what: what.clone(),
+                source,
+            }),
+        };
+        let last = !matches!(delivery, Delivery::Frame { .. });
+        if frames.send(delivery).is_err() || last {
+            return;
+        }
     }
 }
 
