@@ -207,6 +207,59 @@ fn track_recognises_the_stroke_and_its_pocketings() {
     assert!(std::fs::metadata(&overlay).unwrap().len() > 0);
 }
 
+/// The stroke of `write_clip`, in a stroke log read from `path`: one stroke
+/// from south that put the white in the SW pocket.
+fn assert_the_clips_stroke(path: &Path) {
+    let log = read_json(path);
+    let strokes = log["strokes"].as_array().unwrap();
+    assert_eq!(strokes.len(), 1, "{log:#}");
+    assert_eq!(strokes[0]["seat"], "south", "{log:#}");
+    let white_in_sw = strokes[0]["pocketed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["piece"] == "white" && p["pocket"] == "sw");
+    assert!(white_in_sw, "{log:#}");
+}
+
+#[test]
+fn a_calibration_from_carrom_calibrate_or_auto_tracks_like_the_camera_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = write_clip(dir.path(), 60);
+    let calibration = dir.path().join("board.calibration.json");
+    let run = carrom(&[
+        "calibrate",
+        clip.to_str().unwrap(),
+        "--out",
+        calibration.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for (given, out) in [
+        (calibration.to_str().unwrap(), "from-file.strokes.json"),
+        ("auto", "auto.strokes.json"),
+    ] {
+        let out = dir.path().join(out);
+        let run = carrom(&[
+            "track",
+            clip.to_str().unwrap(),
+            "--calibration",
+            given,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            run.status.success(),
+            "--calibration {given}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_the_clips_stroke(&out);
+    }
+}
+
 /// Known regression (README, Known limits): since the empty board is predicted
 /// from the ICF drawing, a striker resting on the base-line ink is not found
 /// before it moves, so its placement is never judged. Run with `--ignored`.

@@ -44,7 +44,7 @@ pub struct Args {
 #[derive(Debug, Clone, Copy)]
 pub struct Corners(pub [Point2<f64>; 4]);
 
-fn parse_south(text: &str) -> Result<SouthSide, String> {
+pub(crate) fn parse_south(text: &str) -> Result<SouthSide, String> {
     text.parse()
 }
 
@@ -192,7 +192,7 @@ fn read_image(path: &Path) -> anyhow::Result<Mat> {
 }
 
 /// Up to `count` frames spread over a video (or the next frames of a camera).
-fn sample_frames(
+pub(crate) fn sample_frames(
     mut capture: videoio::VideoCapture,
     label: &str,
     count: usize,

@@ -2,21 +2,32 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
+use opencv::videoio;
 
+use carrom::calibrate::{calibrate_best, CalibrateOptions, SouthSide};
 use carrom::contract::{MatchSetup, StrokeLog};
-use carrom::sim::camera::Camera;
+use carrom::live::CameraModel;
 use carrom::strokes::{track_clip, ClipOutcome, SessionOptions};
+
+/// Frames sampled across the clip for `--calibration auto`: the best fit
+/// counts, so hands or pieces over the markings in a few do not matter.
+const AUTO_CALIBRATION_FRAMES: usize = 8;
 
 /// What `carrom track` and `carrom score` share: the clip, its camera and match.
 #[derive(Debug, clap::Args)]
 pub struct Input {
     /// The video of the board from the overhead camera.
     pub video: PathBuf,
-    /// The camera calibration: a camera JSON file (as `carrom sim` writes
-    /// beside its clips), or `auto`. Default: camera.json beside the video.
+    /// The camera calibration: a file from `carrom calibrate`, a camera JSON
+    /// (as `carrom sim` writes beside its clips), or `auto` to calibrate from
+    /// frames of the clip itself. Default: camera.json beside the video.
     #[arg(long, value_name = "FILE|auto")]
     pub calibration: Option<String>,
+    /// With `--calibration auto`: the side of the image the south seat is
+    /// on (bottom, top, left, right), as for `carrom calibrate`.
+    #[arg(long, default_value = "bottom", value_parser = super::calibrate::parse_south)]
+    pub south: SouthSide,
     /// The match (players, seats, first breaker) as the `match` object of a
     /// stroke log. Default: singles between the seat of the first stroke and
     /// the seat across, the first striker breaking.
@@ -98,22 +109,44 @@ pub fn write_log(log: &StrokeLog, path: &Path) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write the stroke log {}", path.display()))
 }
 
-fn load_camera(input: &Input) -> anyhow::Result<Camera> {
+fn load_camera(input: &Input) -> anyhow::Result<CameraModel> {
     let path = match input.calibration.as_deref() {
-        Some("auto") => bail!(
-            "automatic calibration is not available yet; pass --calibration with a camera JSON file"
-        ),
+        Some("auto") => return auto_calibration(input),
         Some(file) => PathBuf::from(file),
         None => input.video.with_file_name("camera.json"),
     };
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!(
-            "cannot read the calibration {} (pass --calibration FILE)",
+    if !path.exists() {
+        anyhow::bail!(
+            "cannot read the calibration {} (pass --calibration FILE or --calibration auto)",
             path.display()
-        )
-    })?;
-    serde_json::from_str(&text)
+        );
+    }
+    CameraModel::load(&path)
         .with_context(|| format!("{} is not a camera calibration", path.display()))
+}
+
+/// Calibrates from frames sampled across the clip, as `carrom calibrate
+/// VIDEO` does, and says how well the board's markings fitted.
+fn auto_calibration(input: &Input) -> anyhow::Result<CameraModel> {
+    let label = input.video.display().to_string();
+    let capture = videoio::VideoCapture::from_file_def(&label)
+        .with_context(|| format!("cannot open {label} to calibrate from it"))?;
+    let frames = super::calibrate::sample_frames(capture, &label, AUTO_CALIBRATION_FRAMES)
+        .with_context(|| format!("cannot read {label} to calibrate from it"))?;
+    let options = CalibrateOptions {
+        south: input.south,
+        corners: None,
+        source: label.clone(),
+    };
+    let calibration = calibrate_best(frames, &options).with_context(|| {
+        format!("cannot calibrate from {label}; calibrate once with `carrom calibrate` and pass --calibration FILE")
+    })?;
+    let r = &calibration.residuals;
+    eprintln!(
+        "carrom: calibrated from {}: residual median {:.2} mm, max {:.2} mm over {} marking points",
+        calibration.source, r.median_mm, r.max_mm, r.inliers
+    );
+    Ok(CameraModel::Calibrated(calibration))
 }
 
 fn load_match(path: &Path) -> anyhow::Result<MatchSetup> {
