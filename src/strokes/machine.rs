@@ -178,6 +178,8 @@ enum Phase {
         seat: Seat,
         placement: Placement,
         rest_t: f64,
+        /// The track that lies placed.
+        striker: TrackId,
     },
     /// The striker has been struck; pieces are moving.
     Moving {
@@ -255,21 +257,11 @@ impl StrokeMachine {
         match self.phase.clone() {
             Phase::Waiting { still_frames } => {
                 if let Some(s) = striker {
-                    if let Some((seat, travelled)) = (s.speed() >= self.options.strike_speed)
-                        .then(|| launch_seat(s))
-                        .flatten()
-                    {
-                        // A break's striker is deflected by the cluster before
-                        // it is first seen: the arm that struck it knows better.
-                        let seat = striking_hand.unwrap_or(seat);
-                        // Moving with no placement seen: the clip began mid-stroke
-                        // (or the placement was hidden under a hand). It left its
-                        // base lines `travelled` mm before it was first seen.
-                        struck = Some(seat);
-                        let first_seen_t =
-                            frame.t - (s.position - s.first_seen_at()).norm() / s.speed();
-                        let launched_t = first_seen_t - travelled / s.speed();
-                        self.start(frame, s, seat, None, first_frame, launched_t);
+                    if s.speed() >= self.options.strike_speed {
+                        struck = self.strike_unplaced(frame, s, striking_hand, first_frame);
+                        if struck.is_none() {
+                            self.phase = Phase::Waiting { still_frames: 0 };
+                        }
                     } else if s.speed() < self.options.rest_speed && !s.hidden {
                         let still = still_frames + 1;
                         self.phase = match seat_at(s.position) {
@@ -277,6 +269,7 @@ impl StrokeMachine {
                                 seat,
                                 placement: striker_placement(seat, s.position, STRIKER_RADIUS_MM),
                                 rest_t: frame.t,
+                                striker: s.id,
                             },
                             _ => Phase::Waiting {
                                 still_frames: still,
@@ -291,11 +284,22 @@ impl StrokeMachine {
                 seat,
                 placement,
                 rest_t,
+                striker: placed,
             } => match striker {
                 None => self.phase = Phase::Waiting { still_frames: 0 },
-                Some(s) if s.speed() >= self.options.strike_speed => {
+                Some(s) if s.speed() >= self.options.strike_speed && s.id == placed => {
                     struck = Some(seat);
                     self.start(frame, s, seat, Some(placement), false, rest_t);
+                }
+                // Another striker-sized disc struck: what lay placed was not
+                // the striker (a piece on the base lines, the striker on its
+                // way across the board in a hand), so neither its seat nor
+                // its time are this stroke's.
+                Some(s) if s.speed() >= self.options.strike_speed => {
+                    struck = self.strike_unplaced(frame, s, striking_hand, first_frame);
+                    if struck.is_none() {
+                        self.phase = Phase::Waiting { still_frames: 0 };
+                    }
                 }
                 Some(s) if s.speed() < self.options.rest_speed && s.seen_this_frame() => {
                     // Adjusted by hand: the latest resting place counts. A
@@ -306,6 +310,7 @@ impl StrokeMachine {
                             seat: now,
                             placement: striker_placement(now, s.position, STRIKER_RADIUS_MM),
                             rest_t: frame.t,
+                            striker: s.id,
                         };
                     }
                 }
@@ -347,6 +352,28 @@ impl StrokeMachine {
             self.late_pocketings(frame);
         }
         struck
+    }
+
+    /// A striker seen moving with no placement seen for it: the clip began
+    /// mid-stroke, or the placement was hidden under the hand. Its path leads
+    /// back to the seat it was played from; `None` (no stroke) when it leads
+    /// to no seat's base lines.
+    fn strike_unplaced(
+        &mut self,
+        frame: &TrackFrame,
+        s: &Track,
+        striking_hand: Option<Seat>,
+        first_frame: bool,
+    ) -> Option<Seat> {
+        let (seat, travelled) = launch_seat(s)?;
+        // A break's striker is deflected by the cluster before it is first
+        // seen: the arm that struck it knows better.
+        let seat = striking_hand.unwrap_or(seat);
+        // It left its base lines `travelled` mm before it was first seen.
+        let first_seen_t = frame.t - (s.position - s.first_seen_at()).norm() / s.speed();
+        let launched_t = first_seen_t - travelled / s.speed();
+        self.start(frame, s, seat, None, first_frame, launched_t);
+        Some(seat)
     }
 
     /// The break arrangement has just been found lying set out: a stroke
@@ -1076,6 +1103,28 @@ mod tests {
         };
         reconcile_exits(&mut stroke, &at_rest);
         assert!(stroke.stroke.pocketed.is_empty());
+    }
+
+    #[test]
+    fn a_striker_struck_from_south_is_not_the_north_placement_of_another_disc() {
+        // A striker-sized disc lies on north's base lines all along (a piece
+        // taken for the striker); the real striker is struck from south.
+        let south = Point2::new(-40.0, -placed_north().y);
+        let frames = (0..60).map(|i| {
+            let mut discs = vec![disc(Piece::Striker, placed_north())];
+            if (20..26).contains(&i) {
+                discs.push(disc(
+                    Piece::Striker,
+                    south + nalgebra::Vector2::new(0.0, 60.0 * f64::from(i - 19)),
+                ));
+            }
+            discs
+        });
+        let strokes = run(frames);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        let t = strokes[0].stroke.t.unwrap_or(f64::NAN);
+        assert!((t - 19.0 * FRAME_S).abs() < 3.0 * FRAME_S, "struck at {t}");
     }
 
     #[test]
