@@ -5,14 +5,16 @@
 
 use std::collections::HashMap;
 
-use nalgebra::Point2;
+use nalgebra::{Point2, Vector2};
 use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{nearest_pocket, seat_at, striker_placement, Piece, Placement, Seat};
+use crate::geometry::{
+    nearest_pocket, pocket_centre, seat_at, striker_placement, Piece, Placement, Pocket, Seat,
+};
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
 /// Tuning of the stroke machine.
@@ -206,6 +208,9 @@ pub struct StrokeMachine {
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
     last_seat: Option<Seat>,
+    /// Pieces of the current stroke lost from sight while they sped straight
+    /// at a pocket, not yet found again.
+    lost_towards_pocket: Vec<LostTowardsPocket>,
     /// For each track: frames it lay still and in sight before it last
     /// moved, and frames it has moved since (the first frames of a launch
     /// read slower than the piece goes, so the still run is kept a little).
@@ -224,6 +229,7 @@ impl StrokeMachine {
             overboard_tracks: Vec::new(),
             hand_seat: None,
             last_seat: None,
+            lost_towards_pocket: Vec::new(),
             still_frames: HashMap::new(),
         }
     }
@@ -328,6 +334,9 @@ impl StrokeMachine {
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
                 if rest >= self.options.rest_frames {
                     if let Some(mut done) = self.current.take() {
+                        for lost in self.lost_towards_pocket.drain(..) {
+                            lost.record_in(&mut done);
+                        }
                         reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame));
                         self.finished.push(done);
@@ -478,6 +487,7 @@ impl StrokeMachine {
             });
         }
         self.overboard_tracks.clear();
+        self.lost_towards_pocket.clear();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -523,6 +533,7 @@ impl StrokeMachine {
                 ..
             } = *event
             {
+                self.lost_towards_pocket.retain(|l| l.id != lost);
                 // Off the board and back: it hit the frame, not the floor.
                 if let Some(k) = self.overboard_tracks.iter().position(|&id| id == lost) {
                     self.overboard_tracks.remove(k);
@@ -538,7 +549,7 @@ impl StrokeMachine {
                 last_seen,
                 t,
                 hand_present,
-                ..
+                speed,
             } = *event
             {
                 match where_it_went(&options, last_seen, heading_to) {
@@ -549,17 +560,34 @@ impl StrokeMachine {
                         late: false,
                     }),
                     Exit::Edge => {
-                        current.stroke.overboard.push(OverboardPiece { piece, t: Some(t) });
+                        current
+                            .stroke
+                            .overboard
+                            .push(OverboardPiece { piece, t: Some(t) });
                         self.overboard_tracks.push(id);
                     }
                     Exit::Nowhere if hand_present => {}
-                    Exit::Nowhere => current.vision.alerts.push(VisionNote {
-                        t,
-                        message: format!(
-                            "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
-                            last_seen.x, last_seen.y
-                        ),
-                    }),
+                    Exit::Nowhere => {
+                        let pocket = (speed >= options.hit_speed)
+                            .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
+                            .flatten();
+                        match pocket {
+                            Some(pocket) => self.lost_towards_pocket.push(LostTowardsPocket {
+                                id,
+                                piece,
+                                pocket,
+                                last_seen,
+                                t,
+                            }),
+                            None => current.vision.alerts.push(VisionNote {
+                                t,
+                                message: format!(
+                                    "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
+                                    last_seen.x, last_seen.y
+                                ),
+                            }),
+                        }
+                    }
                 }
             }
         }
@@ -702,6 +730,74 @@ enum Exit {
     Pocket(crate::geometry::Pocket),
     Edge,
     Nowhere,
+}
+
+/// A piece lost from sight while it sped straight at a pocket, away from
+/// the pockets: fast pieces blur into the board on their way in. Unless it
+/// is found again before the stroke comes to rest, it went in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LostTowardsPocket {
+    id: TrackId,
+    piece: Piece,
+    pocket: Pocket,
+    last_seen: Point2<f64>,
+    t: f64,
+}
+
+impl LostTowardsPocket {
+    fn record_in(self, stroke: &mut SeenStroke) {
+        // Seen going in after all, as a track of its own picked up on the
+        // way: one piece, not two.
+        let seen_going_in =
+            stroke.stroke.pocketed.iter().any(|p| {
+                p.piece == self.piece && p.pocket == Some(self.pocket) && p.t >= Some(self.t)
+            });
+        if seen_going_in {
+            return;
+        }
+        stroke.stroke.pocketed.push(PocketedPiece {
+            piece: self.piece,
+            pocket: Some(self.pocket),
+            t: Some(self.t),
+            late: false,
+        });
+        stroke.vision.alerts.push(VisionNote {
+            t: self.t,
+            message: format!(
+                "a {} lost from sight at ({:.0}, {:.0}) mm speeding at the {} pocket, not seen again: taken as pocketed there",
+                self.piece,
+                self.last_seen.x,
+                self.last_seen.y,
+                self.pocket.name()
+            ),
+        });
+    }
+}
+
+/// A piece is heading straight for a pocket when the pocket's centre lies
+/// ahead within this distance (mm) of its line of motion: about the pocket's
+/// radius, so a piece aimed at a cushion beside it does not count.
+const POCKET_AHEAD_MM: f64 = 25.0;
+
+/// A piece lost this many seconds of travel (at its last speed) or more from
+/// a pocket is not taken to have reached it: friction stops it first.
+const POCKET_AHEAD_S: f64 = 0.6;
+
+/// The pocket straight ahead of a piece at `from` moving along `heading` at
+/// `speed` mm/s, near enough to reach.
+fn pocket_ahead(from: Point2<f64>, heading: Vector2<f64>, speed: f64) -> Option<Pocket> {
+    let direction = heading.try_normalize(1e-9)?;
+    Pocket::ALL
+        .into_iter()
+        .filter_map(|pocket| {
+            let to = pocket_centre(pocket) - from;
+            let along = to.dot(&direction);
+            let aside = (to - direction * along).norm();
+            (along > 0.0 && along <= speed * POCKET_AHEAD_S && aside <= POCKET_AHEAD_MM)
+                .then_some((pocket, aside))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(pocket, _)| pocket)
 }
 
 fn where_it_went(
@@ -976,6 +1072,110 @@ mod tests {
         let strokes = run(frames);
         assert_eq!(strokes.len(), 1);
         assert!(strokes[0].vision.ended_mid_stroke);
+    }
+
+    /// The striker struck from north at frame 10; a black at (-150, -150)
+    /// hit at frame 20 speeding along `direction` for 3 frames, then lost
+    /// from sight mid-board; seen again at `found_again_at` from frame 30.
+    fn lost_black(
+        direction: nalgebra::Vector2<f64>,
+        found_again_at: Option<Point2<f64>>,
+    ) -> Vec<SeenStroke> {
+        let start = Point2::new(-150.0, -150.0);
+        let step = direction.normalize() * 40.0;
+        run((0..70).map(move |i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 14 {
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(i - 9)),
+                ));
+            }
+            if i < 20 {
+                discs.push(disc(Piece::Black, start));
+            } else if i < 23 {
+                discs.push(disc(Piece::Black, start + step * f64::from(i - 19)));
+            } else if let Some(at) = found_again_at.filter(|_| i >= 30) {
+                discs.push(disc(Piece::Black, at));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_lost_speeding_straight_at_a_pocket_went_in() {
+        let to_sw = pocket_centre(Pocket::Sw) - Point2::new(-150.0, -150.0);
+        let strokes = lost_black(to_sw, None);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        let pocketed: Vec<_> = strokes[0]
+            .stroke
+            .pocketed
+            .iter()
+            .map(|p| (p.piece, p.pocket))
+            .collect();
+        assert!(
+            pocketed.contains(&(Piece::Black, Some(Pocket::Sw))),
+            "{pocketed:?}"
+        );
+        assert!(strokes[0]
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("taken as pocketed")));
+    }
+
+    #[test]
+    fn a_piece_lost_at_a_pocket_then_seen_going_in_is_pocketed_once() {
+        let lost = LostTowardsPocket {
+            id: TrackId(7),
+            piece: Piece::White,
+            pocket: Pocket::Se,
+            last_seen: Point2::new(217.0, -275.0),
+            t: 1.0,
+        };
+        let seen_in = |t| PocketedPiece {
+            piece: Piece::White,
+            pocket: Some(Pocket::Se),
+            t: Some(t),
+            late: false,
+        };
+        // Picked up again as a track of its own and seen going in: once.
+        let mut stroke = stroke_seen(SeenCount::default());
+        stroke.stroke.pocketed = vec![seen_in(1.2)];
+        lost.record_in(&mut stroke);
+        assert_eq!(stroke.stroke.pocketed.len(), 1, "{:?}", stroke.stroke);
+        // A white into that pocket before it was lost is another piece.
+        let mut stroke = stroke_seen(SeenCount::default());
+        stroke.stroke.pocketed = vec![seen_in(0.5)];
+        lost.record_in(&mut stroke);
+        assert_eq!(stroke.stroke.pocketed.len(), 2, "{:?}", stroke.stroke);
+        assert!(stroke
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("taken as pocketed")));
+    }
+
+    #[test]
+    fn a_piece_lost_speeding_at_a_cushion_or_found_again_did_not_go_in() {
+        let to_sw = pocket_centre(Pocket::Sw) - Point2::new(-150.0, -150.0);
+        let at_the_west_cushion = nalgebra::Vector2::new(-1.0, 0.2);
+        for strokes in [
+            lost_black(at_the_west_cushion, None),
+            lost_black(to_sw, Some(Point2::new(-250.0, -250.0))),
+        ] {
+            assert_eq!(strokes.len(), 1, "{strokes:?}");
+            assert!(
+                strokes[0]
+                    .stroke
+                    .pocketed
+                    .iter()
+                    .all(|p| p.piece != Piece::Black),
+                "{strokes:?}"
+            );
+        }
     }
 
     #[test]
