@@ -257,26 +257,74 @@ impl Background {
         let typical = median(&mut self.scratch).unwrap_or(0.0);
         self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
         let has_previous = self.previous.len() == bgr.len();
-        for (i, out) in mask.iter_mut().enumerate().take(self.known.len()) {
-            let pixel = &bgr[3 * i..3 * i + 3];
-            let d = difference(&self.mean[3 * i..3 * i + 3], pixel);
-            let differs = self.known[i] && d > self.threshold;
-            self.differs[i] = differs;
-            *out = if differs { 255 } else { 0 };
-            let changed = !has_previous
-                || (0..3)
-                    .map(|c| pixel[c].abs_diff(self.previous[3 * i + c]))
-                    .max()
-                    .unwrap_or(0) as f32
-                    > self.threshold;
-            self.still[i] = if changed {
-                0
-            } else {
-                self.still[i].saturating_add(1)
-            };
-            self.board_like[i] = differs
+        // Without a previous frame every pixel counts as changed; the frame
+        // stands in for it so the loops below need no second version.
+        let previous: &[u8] = if has_previous { &self.previous } else { bgr };
+        let compare = Compare {
+            gain,
+            threshold: self.threshold,
+            has_previous,
+        };
+        let n = mask
+            .len()
+            .min(self.known.len())
+            .min(bgr.len() / 3)
+            .min(previous.len() / 3);
+        let full = n / BLOCK * BLOCK;
+        {
+            let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (means, _) = self.mean[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (befores, _) = previous[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (knowns, _) = self.known[..full].as_chunks::<BLOCK>();
+            let (outs, _) = mask[..full].as_chunks_mut::<BLOCK>();
+            let (differs, _) = self.differs[..full].as_chunks_mut::<BLOCK>();
+            let (stills, _) = self.still[..full].as_chunks_mut::<BLOCK>();
+            let blocks = pixels
+                .iter()
+                .zip(means)
+                .zip(befores)
+                .zip(knowns)
+                .zip(outs.iter_mut())
+                .zip(differs.iter_mut())
+                .zip(stills.iter_mut());
+            for ((((((pixels, mean), before), known), out), differs), still) in blocks {
+                compare.block(pixels, mean, before, known, out, differs, still);
+            }
+        }
+        if full < n {
+            // The last few pixels, padded to a whole block.
+            let rest = n - full;
+            let mut pixels = [0u8; 3 * BLOCK];
+            let mut mean = [0.0f32; 3 * BLOCK];
+            let mut before = [0u8; 3 * BLOCK];
+            let mut known = [false; BLOCK];
+            let (mut out, mut differs, mut still) = ([0u8; BLOCK], [false; BLOCK], [0u8; BLOCK]);
+            pixels[..3 * rest].copy_from_slice(&bgr[3 * full..3 * n]);
+            mean[..3 * rest].copy_from_slice(&self.mean[3 * full..3 * n]);
+            before[..3 * rest].copy_from_slice(&previous[3 * full..3 * n]);
+            known[..rest].copy_from_slice(&self.known[full..n]);
+            still[..rest].copy_from_slice(&self.still[full..n]);
+            compare.block(
+                &pixels,
+                &mean,
+                &before,
+                &known,
+                &mut out,
+                &mut differs,
+                &mut still,
+            );
+            mask[full..n].copy_from_slice(&out[..rest]);
+            self.differs[full..n].copy_from_slice(&differs[..rest]);
+            self.still[full..n].copy_from_slice(&still[..rest]);
+        }
+        // Foreground is a small part of the board: the prediction is
+        // consulted only there.
+        let prior_threshold = self.prior_threshold;
+        for (i, (board_like, &differs)) in self.board_like.iter_mut().zip(&self.differs).enumerate()
+        {
+            *board_like = differs
                 && self.prior.as_ref().is_some_and(|p| {
-                    p.applies[i] && p.distance(i, pixel, gain) <= self.prior_threshold
+                    p.applies[i] && p.distance(i, &bgr[3 * i..3 * i + 3], gain) <= prior_threshold
                 });
         }
         self.previous.clear();
@@ -307,28 +355,88 @@ impl Background {
         } else {
             1.0
         };
-        for (i, &b) in busy.iter().enumerate().take(self.known.len()) {
-            if b == PIECE || (b == UNDER_HAND && self.still[i] < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
+        // Zipped slices rather than indexing: this runs over every pixel of
+        // every frame.
+        let flags = busy
+            .iter()
+            .zip(self.known.iter_mut())
+            .zip(&self.differs)
+            .zip(&self.still)
+            .zip(&self.board_like);
+        let colours = bgr.chunks_exact(3).zip(self.mean.chunks_exact_mut(3));
+        for (((((&b, known), &differs), &still), &board_like), (pixel, mean)) in flags.zip(colours)
+        {
+            if b == PIECE || (b == UNDER_HAND && still < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
                 continue;
             }
-            let weight = if !self.known[i] {
+            let weight = if !*known {
                 1.0
-            } else if !self.differs[i] {
+            } else if !differs {
                 rate
-            } else if self.still[i] >= STILL_FRAMES_TO_LEARN
-                || (self.board_like[i] && self.still[i] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
+            } else if still >= STILL_FRAMES_TO_LEARN
+                || (board_like && still >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
             {
                 // Still foreground that no tracked piece explains: a ghost.
                 1.0
             } else {
                 continue;
             };
-            for c in 0..3 {
-                let seen = f32::from(bgr[3 * i + c]) * inverse_gain;
-                let m = &mut self.mean[3 * i + c];
+            for (m, &v) in mean.iter_mut().zip(pixel) {
+                let seen = f32::from(v) * inverse_gain;
                 *m += weight * (seen - *m);
             }
-            self.known[i] = true;
+            *known = true;
+        }
+    }
+}
+
+/// Pixels compared per step of [`Background::foreground`]: a fixed count of
+/// whole pixels lets the compiler use vector instructions across channels.
+const BLOCK: usize = 16;
+
+/// What each pixel is compared with in [`Background::foreground`].
+struct Compare {
+    gain: f32,
+    threshold: f32,
+    has_previous: bool,
+}
+
+impl Compare {
+    /// For one block of pixels: whether each differs from the model (`out`
+    /// 255 and `differs`, only where `known`), and how many frames it has
+    /// held still (`still`, reset where it changed since `before`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn block(
+        &self,
+        pixels: &[u8; 3 * BLOCK],
+        mean: &[f32; 3 * BLOCK],
+        before: &[u8; 3 * BLOCK],
+        known: &[bool; BLOCK],
+        out: &mut [u8; BLOCK],
+        differs: &mut [bool; BLOCK],
+        still: &mut [u8; BLOCK],
+    ) {
+        let mut far = [0.0f32; 3 * BLOCK];
+        let mut moved = [0u8; 3 * BLOCK];
+        for k in 0..3 * BLOCK {
+            far[k] = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
+            moved[k] = pixels[k].abs_diff(before[k]);
+        }
+        for j in 0..BLOCK {
+            let difference = 0.0f32
+                .max(far[3 * j])
+                .max(far[3 * j + 1])
+                .max(far[3 * j + 2]);
+            let change = moved[3 * j].max(moved[3 * j + 1]).max(moved[3 * j + 2]);
+            let is_foreground = known[j] && difference > self.threshold;
+            differs[j] = is_foreground;
+            out[j] = if is_foreground { 255 } else { 0 };
+            still[j] = if !self.has_previous || f32::from(change) > self.threshold {
+                0
+            } else {
+                still[j].saturating_add(1)
+            };
         }
     }
 }

@@ -13,6 +13,7 @@
 //!   classified by the [`colours`] models ([`Detections`]).
 
 pub mod background;
+mod blobs;
 pub mod colours;
 pub mod discs;
 pub mod prior;
