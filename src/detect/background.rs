@@ -257,78 +257,103 @@ impl Background {
         let typical = median(&mut self.scratch).unwrap_or(0.0);
         self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
         let has_previous = self.previous.len() == bgr.len();
-        // Without a previous frame every pixel counts as changed; the frame
-        // stands in for it so the loops below need no second version.
-        let previous: &[u8] = if has_previous { &self.previous } else { bgr };
-        let compare = Compare {
-            gain,
-            threshold: self.threshold,
-            has_previous,
-        };
+        if !has_previous {
+            // Every pixel counts as changed; the buffer only needs the size.
+            self.previous.clear();
+            self.previous.resize(bgr.len(), 0);
+        }
+        let compare = Compare::new(gain, self.threshold, has_previous);
         let n = mask
             .len()
             .min(self.known.len())
             .min(bgr.len() / 3)
-            .min(previous.len() / 3);
+            .min(self.mean.len() / 3);
         let full = n / BLOCK * BLOCK;
+        let Background {
+            mean,
+            known,
+            differs,
+            still,
+            board_like,
+            previous,
+            prior,
+            prior_threshold,
+            ..
+        } = self;
+        let prior = prior.as_ref();
         {
             let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
-            let (means, _) = self.mean[..3 * full].as_chunks::<{ 3 * BLOCK }>();
-            let (befores, _) = previous[..3 * full].as_chunks::<{ 3 * BLOCK }>();
-            let (knowns, _) = self.known[..full].as_chunks::<BLOCK>();
+            let (means, _) = mean[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (befores, _) = previous[..3 * full].as_chunks_mut::<{ 3 * BLOCK }>();
+            let (knowns, _) = known[..full].as_chunks::<BLOCK>();
             let (outs, _) = mask[..full].as_chunks_mut::<BLOCK>();
-            let (differs, _) = self.differs[..full].as_chunks_mut::<BLOCK>();
-            let (stills, _) = self.still[..full].as_chunks_mut::<BLOCK>();
+            let (differs, _) = differs[..full].as_chunks_mut::<BLOCK>();
+            let (stills, _) = still[..full].as_chunks_mut::<BLOCK>();
+            let (board_likes, _) = board_like[..full].as_chunks_mut::<BLOCK>();
             let blocks = pixels
                 .iter()
                 .zip(means)
-                .zip(befores)
+                .zip(befores.iter_mut())
                 .zip(knowns)
                 .zip(outs.iter_mut())
                 .zip(differs.iter_mut())
-                .zip(stills.iter_mut());
-            for ((((((pixels, mean), before), known), out), differs), still) in blocks {
-                compare.block(pixels, mean, before, known, out, differs, still);
+                .zip(stills.iter_mut())
+                .zip(board_likes.iter_mut());
+            for (b, (((((((pixels, mean), before), known), out), differs), still), board_like)) in
+                blocks.enumerate()
+            {
+                let any = compare.block(pixels, mean, before, known, out, differs, still);
+                board_like.fill(false);
+                // Foreground is a small part of the board: the prediction
+                // is consulted only there.
+                if any {
+                    for j in 0..BLOCK {
+                        let i = b * BLOCK + j;
+                        board_like[j] = differs[j]
+                            && prior.is_some_and(|p| {
+                                p.applies[i]
+                                    && p.distance(i, &pixels[3 * j..3 * j + 3], gain)
+                                        <= *prior_threshold
+                            });
+                    }
+                }
             }
         }
         if full < n {
             // The last few pixels, padded to a whole block.
             let rest = n - full;
             let mut pixels = [0u8; 3 * BLOCK];
-            let mut mean = [0.0f32; 3 * BLOCK];
+            let mut block_mean = [0.0f32; 3 * BLOCK];
             let mut before = [0u8; 3 * BLOCK];
-            let mut known = [false; BLOCK];
-            let (mut out, mut differs, mut still) = ([0u8; BLOCK], [false; BLOCK], [0u8; BLOCK]);
+            let mut block_known = [false; BLOCK];
+            let (mut out, mut block_differs, mut block_still) =
+                ([0u8; BLOCK], [false; BLOCK], [0u8; BLOCK]);
             pixels[..3 * rest].copy_from_slice(&bgr[3 * full..3 * n]);
-            mean[..3 * rest].copy_from_slice(&self.mean[3 * full..3 * n]);
+            block_mean[..3 * rest].copy_from_slice(&mean[3 * full..3 * n]);
             before[..3 * rest].copy_from_slice(&previous[3 * full..3 * n]);
-            known[..rest].copy_from_slice(&self.known[full..n]);
-            still[..rest].copy_from_slice(&self.still[full..n]);
+            block_known[..rest].copy_from_slice(&known[full..n]);
+            block_still[..rest].copy_from_slice(&still[full..n]);
             compare.block(
                 &pixels,
-                &mean,
-                &before,
-                &known,
+                &block_mean,
+                &mut before,
+                &block_known,
                 &mut out,
-                &mut differs,
-                &mut still,
+                &mut block_differs,
+                &mut block_still,
             );
             mask[full..n].copy_from_slice(&out[..rest]);
-            self.differs[full..n].copy_from_slice(&differs[..rest]);
-            self.still[full..n].copy_from_slice(&still[..rest]);
+            differs[full..n].copy_from_slice(&block_differs[..rest]);
+            still[full..n].copy_from_slice(&block_still[..rest]);
+            previous[3 * full..3 * n].copy_from_slice(&before[..3 * rest]);
+            for i in full..n {
+                board_like[i] = differs[i]
+                    && prior.is_some_and(|p| {
+                        p.applies[i]
+                            && p.distance(i, &bgr[3 * i..3 * i + 3], gain) <= *prior_threshold
+                    });
+            }
         }
-        // Foreground is a small part of the board: the prediction is
-        // consulted only there.
-        let prior_threshold = self.prior_threshold;
-        for (i, (board_like, &differs)) in self.board_like.iter_mut().zip(&self.differs).enumerate()
-        {
-            *board_like = differs
-                && self.prior.as_ref().is_some_and(|p| {
-                    p.applies[i] && p.distance(i, &bgr[3 * i..3 * i + 3], gain) <= prior_threshold
-                });
-        }
-        self.previous.clear();
-        self.previous.extend_from_slice(bgr);
     }
 
     fn estimate_gain(&mut self, bgr: &[u8]) {
@@ -355,38 +380,90 @@ impl Background {
         } else {
             1.0
         };
-        // Zipped slices rather than indexing: this runs over every pixel of
-        // every frame.
-        let flags = busy
+        let n = busy
+            .len()
+            .min(self.known.len())
+            .min(bgr.len() / 3)
+            .min(self.mean.len() / 3);
+        let full = n / BLOCK * BLOCK;
+        // Whole blocks: the weights first, then every channel in one loop the
+        // compiler can vectorise (a weight of 0 leaves the mean as it is).
+        let (busys, _) = busy[..full].as_chunks::<BLOCK>();
+        let (knowns, _) = self.known[..full].as_chunks_mut::<BLOCK>();
+        let (differs, _) = self.differs[..full].as_chunks::<BLOCK>();
+        let (stills, _) = self.still[..full].as_chunks::<BLOCK>();
+        let (board_likes, _) = self.board_like[..full].as_chunks::<BLOCK>();
+        let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+        let (means, _) = self.mean[..3 * full].as_chunks_mut::<{ 3 * BLOCK }>();
+        let blocks = busys
             .iter()
-            .zip(self.known.iter_mut())
-            .zip(&self.differs)
-            .zip(&self.still)
-            .zip(&self.board_like);
-        let colours = bgr.chunks_exact(3).zip(self.mean.chunks_exact_mut(3));
-        for (((((&b, known), &differs), &still), &board_like), (pixel, mean)) in flags.zip(colours)
-        {
-            if b == PIECE || (b == UNDER_HAND && still < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
-                continue;
+            .zip(knowns.iter_mut())
+            .zip(differs)
+            .zip(stills)
+            .zip(board_likes)
+            .zip(pixels)
+            .zip(means.iter_mut());
+        for ((((((busy, known), differs), still), board_like), pixels), mean) in blocks {
+            let mut weights = [0.0f32; 3 * BLOCK];
+            for j in 0..BLOCK {
+                if let Some(weight) =
+                    learning_weight(busy[j], known[j], differs[j], still[j], board_like[j], rate)
+                {
+                    weights[3 * j..3 * j + 3].fill(weight);
+                    known[j] = true;
+                }
             }
-            let weight = if !*known {
-                1.0
-            } else if !differs {
-                rate
-            } else if still >= STILL_FRAMES_TO_LEARN
-                || (board_like && still >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
-            {
-                // Still foreground that no tracked piece explains: a ghost.
-                1.0
-            } else {
+            for k in 0..3 * BLOCK {
+                let seen = f32::from(pixels[k]) * inverse_gain;
+                mean[k] += weights[k] * (seen - mean[k]);
+            }
+        }
+        for i in full..n {
+            let Some(weight) = learning_weight(
+                busy[i],
+                self.known[i],
+                self.differs[i],
+                self.still[i],
+                self.board_like[i],
+                rate,
+            ) else {
                 continue;
             };
-            for (m, &v) in mean.iter_mut().zip(pixel) {
-                let seen = f32::from(v) * inverse_gain;
+            for c in 0..3 {
+                let seen = f32::from(bgr[3 * i + c]) * inverse_gain;
+                let m = &mut self.mean[3 * i + c];
                 *m += weight * (seen - *m);
             }
-            *known = true;
+            self.known[i] = true;
         }
+    }
+}
+
+/// How far [`Background::update`] moves a pixel's mean towards the frame
+/// (`None`: not at all), from what covers it (`busy`) and what the last
+/// comparison found there.
+#[inline(always)]
+fn learning_weight(
+    busy: u8,
+    known: bool,
+    differs: bool,
+    still: u8,
+    board_like: bool,
+    rate: f32,
+) -> Option<f32> {
+    if busy == PIECE || (busy == UNDER_HAND && still < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
+        None
+    } else if !known {
+        Some(1.0)
+    } else if !differs {
+        Some(rate)
+    } else if still >= STILL_FRAMES_TO_LEARN
+        || (board_like && still >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
+    {
+        // Still foreground that no tracked piece explains: a ghost.
+        Some(1.0)
+    } else {
+        None
     }
 }
 
@@ -398,46 +475,70 @@ const BLOCK: usize = 16;
 struct Compare {
     gain: f32,
     threshold: f32,
+    /// A channel changed since the last frame when it moved by more than
+    /// this: the threshold's whole part, so that whole-number differences
+    /// compare as they do against the threshold itself.
+    change_above: u8,
     has_previous: bool,
 }
 
 impl Compare {
+    fn new(gain: f32, threshold: f32, has_previous: bool) -> Compare {
+        Compare {
+            gain,
+            threshold,
+            change_above: threshold.floor().clamp(0.0, 255.0) as u8,
+            has_previous,
+        }
+    }
+
     /// For one block of pixels: whether each differs from the model (`out`
-    /// 255 and `differs`, only where `known`), and how many frames it has
-    /// held still (`still`, reset where it changed since `before`).
+    /// 255 and `differs`, only where `known`; a pixel differs when any
+    /// channel does), and how many frames it has held still (`still`, reset
+    /// where any channel changed since `before`, which then takes the
+    /// block's pixels). Returns whether any pixel differs.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn block(
         &self,
         pixels: &[u8; 3 * BLOCK],
         mean: &[f32; 3 * BLOCK],
-        before: &[u8; 3 * BLOCK],
+        before: &mut [u8; 3 * BLOCK],
         known: &[bool; BLOCK],
         out: &mut [u8; BLOCK],
         differs: &mut [bool; BLOCK],
         still: &mut [u8; BLOCK],
-    ) {
-        let mut far = [0.0f32; 3 * BLOCK];
+    ) -> bool {
+        // Per channel first, in loops of plain arithmetic the compiler
+        // vectorises; then per pixel.
+        let mut over = [0u8; 3 * BLOCK];
         let mut moved = [0u8; 3 * BLOCK];
         for k in 0..3 * BLOCK {
-            far[k] = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
-            moved[k] = pixels[k].abs_diff(before[k]);
+            let far = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
+            over[k] = u8::from(far > self.threshold);
+            moved[k] = u8::from(pixels[k].abs_diff(before[k]) > self.change_above);
         }
+        before.copy_from_slice(pixels);
+        let mut any_over = [0u8; BLOCK];
+        let mut any_moved = [0u8; BLOCK];
         for j in 0..BLOCK {
-            let difference = 0.0f32
-                .max(far[3 * j])
-                .max(far[3 * j + 1])
-                .max(far[3 * j + 2]);
-            let change = moved[3 * j].max(moved[3 * j + 1]).max(moved[3 * j + 2]);
-            let is_foreground = known[j] && difference > self.threshold;
-            differs[j] = is_foreground;
-            out[j] = if is_foreground { 255 } else { 0 };
-            still[j] = if !self.has_previous || f32::from(change) > self.threshold {
-                0
-            } else {
+            any_over[j] = over[3 * j] | over[3 * j + 1] | over[3 * j + 2];
+            any_moved[j] = moved[3 * j] | moved[3 * j + 1] | moved[3 * j + 2];
+        }
+        let mut any = 0u8;
+        for j in 0..BLOCK {
+            let is_foreground = u8::from(known[j]) & any_over[j];
+            any |= is_foreground;
+            differs[j] = is_foreground != 0;
+            out[j] = 0u8.wrapping_sub(is_foreground);
+            let held = u8::from(self.has_previous) & (any_moved[j] ^ 1);
+            still[j] = if held != 0 {
                 still[j].saturating_add(1)
+            } else {
+                0
             };
         }
+        any != 0
     }
 }
 

@@ -119,22 +119,49 @@ impl EdgeBlobs {
         };
         self.seen[start] = true;
         self.stack.push(start);
+        // Scanline fill: each seed grows into the run of its row, and each
+        // run seeds the runs it touches in the rows above and below.
         while let Some(i) = self.stack.pop() {
-            self.pixels.push(i);
             let (x, y) = (i % side, i / side);
-            blob.area += 1;
-            blob.left = blob.left.min(x);
-            blob.right = blob.right.max(x);
+            let row = y * side;
+            let free = |k: usize| mask[row + k] != 0 && !self.seen[row + k];
+            let mut left = x;
+            while left > 0 && free(left - 1) {
+                left -= 1;
+            }
+            let mut right = x;
+            while right + 1 < side && free(right + 1) {
+                right += 1;
+            }
+            for k in row + left..=row + right {
+                self.seen[k] = true;
+                self.pixels.push(k);
+                blob.thickness = blob.thickness.max(distance[k]);
+            }
+            blob.area += right + 1 - left;
+            blob.left = blob.left.min(left);
+            blob.right = blob.right.max(right);
             blob.top = blob.top.min(y);
             blob.bottom = blob.bottom.max(y);
-            blob.thickness = blob.thickness.max(distance[i]);
-            blob.first_block = blob.first_block.min((y / 2, x / 2));
-            for ny in y.saturating_sub(1)..=(y + 1).min(side - 1) {
-                for nx in x.saturating_sub(1)..=(x + 1).min(side - 1) {
-                    let n = ny * side + nx;
+            blob.first_block = blob.first_block.min((y / 2, left / 2));
+            let (from, to) = (left.saturating_sub(1), (right + 1).min(side - 1));
+            for next_row in [y.wrapping_sub(1), y + 1] {
+                if next_row >= side {
+                    continue;
+                }
+                let base = next_row * side;
+                let mut k = from;
+                while k <= to {
+                    let n = base + k;
                     if mask[n] != 0 && !self.seen[n] {
                         self.seen[n] = true;
                         self.stack.push(n);
+                        // The rest of this run is reached from the seed.
+                        while k <= to && mask[base + k] != 0 {
+                            k += 1;
+                        }
+                    } else {
+                        k += 1;
                     }
                 }
             }

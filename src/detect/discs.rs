@@ -56,6 +56,10 @@ const HAND_MIN_THICKNESS_FRACTION: f64 = 1.2;
 /// Width (px) of the dilation that joins the parts of an arm.
 const HAND_JOIN_PX: i32 = 7;
 
+/// The longest step (px) of the 5×5 distance-transform mask, along either
+/// axis.
+const DISTANCE_MASK_REACH_PX: i32 = 2;
+
 /// Margin (mm) added round a hand's box: fingers cast shadows and blur.
 const HAND_MARGIN_MM: f64 = 15.0;
 
@@ -403,16 +407,7 @@ impl Detector {
         )?;
         // An arm is thicker than any piece; a shadow band along the frame or
         // a row of touching pieces is not.
-        cv(
-            "measuring blob thickness",
-            imgproc::distance_transform(
-                &self.opened,
-                &mut self.distance,
-                imgproc::DIST_L2,
-                imgproc::DIST_MASK_5,
-                CV_32F,
-            ),
-        )?;
+        self.measure_thickness()?;
         let striker_area = std::f64::consts::PI * self.mm_to_px(STRIKER_RADIUS_MM).powi(2);
         let min_thickness =
             (HAND_MIN_THICKNESS_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
@@ -460,6 +455,55 @@ impl Detector {
             }
         }
         Ok(hands)
+    }
+
+    /// The distance transform of the opened foreground into `distance`,
+    /// computed only over the box round the foreground: a foreground
+    /// pixel's nearest background pixel lies within two pixels of the
+    /// foreground's box (the 5×5 mask's longest step), so the values are
+    /// those of the whole view, and everywhere else they are 0.
+    fn measure_thickness(&mut self) -> Result<(), DetectError> {
+        let size = cv("reading the foreground size", self.opened.size())?;
+        let fresh = cv("reading the distance size", self.distance.size())? != size
+            || self.distance.typ() != CV_32F;
+        if fresh {
+            self.distance = cv(
+                "allocating the distance transform",
+                Mat::new_rows_cols_with_default(size.height, size.width, CV_32F, Scalar::all(0.0)),
+            )?;
+        } else {
+            cv(
+                "clearing the distance transform",
+                self.distance.set_to(&Scalar::all(0.0), &core::no_array()),
+            )?;
+        }
+        let found = cv(
+            "bounding the foreground",
+            imgproc::bounding_rect(&self.opened),
+        )?;
+        if found.width <= 0 || found.height <= 0 {
+            return Ok(());
+        }
+        let margin = DISTANCE_MASK_REACH_PX;
+        let (x0, y0) = ((found.x - margin).max(0), (found.y - margin).max(0));
+        let x1 = (found.x + found.width + margin).min(size.width);
+        let y1 = (found.y + found.height + margin).min(size.height);
+        let area = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        let source = cv("cutting out the foreground", Mat::roi(&self.opened, area))?;
+        let mut target = cv(
+            "cutting out the distance transform",
+            Mat::roi_mut(&mut self.distance, area),
+        )?;
+        cv(
+            "measuring blob thickness",
+            imgproc::distance_transform(
+                &source,
+                &mut target,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            ),
+        )
     }
 
     /// The side of the board a hand's pixels cross most often along the
