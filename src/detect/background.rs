@@ -225,11 +225,16 @@ impl Background {
     /// not yet seen empty, if any.
     pub fn unknown_box(&self) -> Option<(usize, usize, usize, usize)> {
         let mut bounds: Option<(usize, usize, usize, usize)> = None;
-        for (i, _) in self.known.iter().enumerate().filter(|(_, k)| !**k) {
-            let (x, y) = (i % self.width, i / self.width);
+        for (y, row) in self.known.chunks_exact(self.width.max(1)).enumerate() {
+            // Most rows are all known; a fold without early exit vectorises.
+            if row.iter().fold(true, |all, &k| all & k) {
+                continue;
+            }
+            let first = row.iter().position(|&k| !k).unwrap_or(0);
+            let last = row.iter().rposition(|&k| !k).unwrap_or(first);
             bounds = Some(match bounds {
-                None => (x, y, x, y),
-                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+                None => (first, y, last, y),
+                Some((x0, y0, x1, _)) => (x0.min(first), y0, x1.max(last), y),
             });
         }
         bounds
@@ -404,14 +409,21 @@ impl Background {
             .zip(pixels)
             .zip(means.iter_mut());
         for ((((((busy, known), differs), still), board_like), pixels), mean) in blocks {
-            let mut weights = [0.0f32; 3 * BLOCK];
+            // The rule of `learning_weight` without branches, so it vectorises.
+            let mut weight = [0.0f32; BLOCK];
             for j in 0..BLOCK {
-                if let Some(weight) =
-                    learning_weight(busy[j], known[j], differs[j], still[j], board_like[j], rate)
-                {
-                    weights[3 * j..3 * j + 3].fill(weight);
-                    known[j] = true;
-                }
+                let blocked = (busy[j] == PIECE)
+                    | ((busy[j] == UNDER_HAND) & (still[j] < STILL_FRAMES_TO_LEARN_UNDER_HAND));
+                let ghost = (still[j] >= STILL_FRAMES_TO_LEARN)
+                    | (board_like[j] & (still[j] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE));
+                let learn = !blocked & (!known[j] | !differs[j] | ghost);
+                let full_weight = if known[j] & !differs[j] { rate } else { 1.0 };
+                weight[j] = if learn { full_weight } else { 0.0 };
+                known[j] |= learn;
+            }
+            let mut weights = [0.0f32; 3 * BLOCK];
+            for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
+                three.fill(w);
             }
             for k in 0..3 * BLOCK {
                 let seen = f32::from(pixels[k]) * inverse_gain;
@@ -511,32 +523,33 @@ impl Compare {
     ) -> bool {
         // Per channel first, in loops of plain arithmetic the compiler
         // vectorises; then per pixel.
-        let mut over = [0u8; 3 * BLOCK];
-        let mut moved = [0u8; 3 * BLOCK];
+        // Bit 0: the channel differs from the model; bit 1: it changed.
+        let mut flags = [0u8; 3 * BLOCK + 2];
         for k in 0..3 * BLOCK {
             let far = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
-            over[k] = u8::from(far > self.threshold);
-            moved[k] = u8::from(pixels[k].abs_diff(before[k]) > self.change_above);
+            let over = u8::from(far > self.threshold);
+            let moved = u8::from(pixels[k].abs_diff(before[k]) > self.change_above);
+            flags[k] = over | (moved << 1);
         }
         before.copy_from_slice(pixels);
-        let mut any_over = [0u8; BLOCK];
-        let mut any_moved = [0u8; BLOCK];
-        for j in 0..BLOCK {
-            any_over[j] = over[3 * j] | over[3 * j + 1] | over[3 * j + 2];
-            any_moved[j] = moved[3 * j] | moved[3 * j + 1] | moved[3 * j + 2];
+        // Each channel's flags with the next two: a pixel's at its first.
+        let mut triples = [0u8; 3 * BLOCK];
+        for k in 0..3 * BLOCK {
+            triples[k] = flags[k] | flags[k + 1] | flags[k + 2];
         }
+        let mut pixel_flags = [0u8; BLOCK];
+        for j in 0..BLOCK {
+            pixel_flags[j] = triples[3 * j];
+        }
+        let previous = u8::from(self.has_previous);
         let mut any = 0u8;
         for j in 0..BLOCK {
-            let is_foreground = u8::from(known[j]) & any_over[j];
+            let is_foreground = u8::from(known[j]) & pixel_flags[j] & 1;
             any |= is_foreground;
             differs[j] = is_foreground != 0;
             out[j] = 0u8.wrapping_sub(is_foreground);
-            let held = u8::from(self.has_previous) & (any_moved[j] ^ 1);
-            still[j] = if held != 0 {
-                still[j].saturating_add(1)
-            } else {
-                0
-            };
+            let held = previous & ((pixel_flags[j] >> 1) ^ 1);
+            still[j] = still[j].saturating_add(1) & 0u8.wrapping_sub(held);
         }
         any != 0
     }

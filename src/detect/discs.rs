@@ -182,6 +182,9 @@ pub struct Detector {
     foreground: Mat,
     /// Distance transform of the opened foreground, hands removed once found.
     distance: Mat,
+    /// The box (first column, first row, end column, end row) outside
+    /// which `distance` is 0.
+    distance_box: (usize, usize, usize, usize),
     edge_blobs: EdgeBlobs,
     busy: Vec<u8>,
     opened: Mat,
@@ -218,6 +221,7 @@ impl Detector {
                 Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)),
             )?,
             distance: Mat::default(),
+            distance_box: (0, 0, 0, 0),
             edge_blobs: hand_band(&frame),
             busy: vec![0; (side * side) as usize],
             opened: Mat::default(),
@@ -481,6 +485,7 @@ impl Detector {
             "bounding the foreground",
             imgproc::bounding_rect(&self.opened),
         )?;
+        self.distance_box = (0, 0, 0, 0);
         if found.width <= 0 || found.height <= 0 {
             return Ok(());
         }
@@ -489,6 +494,7 @@ impl Detector {
         let x1 = (found.x + found.width + margin).min(size.width);
         let y1 = (found.y + found.height + margin).min(size.height);
         let area = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        self.distance_box = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
         let source = cv("cutting out the foreground", Mat::roi(&self.opened, area))?;
         let mut target = cv(
             "cutting out the distance transform",
@@ -557,9 +563,11 @@ impl Detector {
         )?;
         let min_peak = (MIN_PEAK_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
         let mut peaks = Vec::new();
-        for y in 1..side - 1 {
+        // Distances are 0 outside the box they were computed in.
+        let (x0, y0, x1, y1) = self.distance_box;
+        for y in y0.max(1)..y1.min(side - 1) {
             let row = &distance[y * side..(y + 1) * side];
-            for x in 1..side - 1 {
+            for x in x0.max(1)..x1.min(side - 1) {
                 let d = row[x];
                 if d < min_peak {
                     continue;
