@@ -635,4 +635,144 @@ mod tests {
         assert!(model.is_known(9, 10));
         assert_eq!(model.unknown_box(), Some((10, 10, 10, 10)));
     }
+
+    /// Pseudo-random bytes from a seed (xorshift; no generator crate needed).
+    fn noise(len: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect()
+    }
+
+    /// The per-pixel comparison and update as first written, one pixel at a
+    /// time: what the block-wise versions must reproduce bit for bit.
+    fn reference_step(model: &mut Background, bgr: &[u8], mask: &mut [u8], busy: &[u8], rate: f32) {
+        model.estimate_gain(bgr);
+        let gain = model.gain;
+        let difference = |mean: &[f32], pixel: &[u8]| -> f32 {
+            (0..3)
+                .map(|c| (f32::from(pixel[c]) - gain * mean[c]).abs())
+                .fold(0.0, f32::max)
+        };
+        model.scratch.clear();
+        for i in (0..model.known.len()).step_by(SAMPLE_STRIDE) {
+            if model.known[i] {
+                let d = difference(&model.mean[3 * i..3 * i + 3], &bgr[3 * i..3 * i + 3]);
+                model.scratch.push(d);
+            }
+        }
+        let typical = median(&mut model.scratch).unwrap_or(0.0);
+        model.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
+        let has_previous = model.previous.len() == bgr.len();
+        for (i, out) in mask.iter_mut().enumerate().take(model.known.len()) {
+            let pixel = &bgr[3 * i..3 * i + 3];
+            let d = difference(&model.mean[3 * i..3 * i + 3], pixel);
+            let differs = model.known[i] && d > model.threshold;
+            model.differs[i] = differs;
+            *out = if differs { 255 } else { 0 };
+            let changed = !has_previous
+                || (0..3)
+                    .map(|c| pixel[c].abs_diff(model.previous[3 * i + c]))
+                    .max()
+                    .unwrap_or(0) as f32
+                    > model.threshold;
+            model.still[i] = if changed {
+                0
+            } else {
+                model.still[i].saturating_add(1)
+            };
+            model.board_like[i] = differs
+                && model.prior.as_ref().is_some_and(|p| {
+                    p.applies[i] && p.distance(i, pixel, gain) <= model.prior_threshold
+                });
+        }
+        model.previous.clear();
+        model.previous.extend_from_slice(bgr);
+        let inverse_gain = if model.gain > 0.0 {
+            1.0 / model.gain
+        } else {
+            1.0
+        };
+        for (i, &b) in busy.iter().enumerate().take(model.known.len()) {
+            if let Some(weight) = learning_weight(
+                b,
+                model.known[i],
+                model.differs[i],
+                model.still[i],
+                model.board_like[i],
+                rate,
+            ) {
+                for c in 0..3 {
+                    let seen = f32::from(bgr[3 * i + c]) * inverse_gain;
+                    let m = &mut model.mean[3 * i + c];
+                    *m += weight * (seen - *m);
+                }
+                model.known[i] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn block_wise_comparison_and_learning_match_the_pixel_by_pixel_rule() {
+        // 23×23 pixels: not a whole number of blocks, so the tail is tested.
+        let (w, h) = (23, 23);
+        let n = w * h;
+        let empty: Vec<u8> = noise(3 * n, 1).iter().map(|v| 60 + v / 2).collect();
+        let predicted: Vec<f32> = empty.iter().map(|&v| f32::from(v) + 3.0).collect();
+        let applies: Vec<bool> = noise(n, 2).iter().map(|v| v % 4 != 0).collect();
+        let prior = BoardPrior::new(predicted, applies, w);
+        let mut fast = Background::from_frame_and_prior(&empty, w, h, prior);
+        fast.forget_disc(5.0, 5.0, 3.0);
+        let mut slow = fast.clone();
+        let (mut fast_mask, mut slow_mask) = (vec![0u8; n], vec![0u8; n]);
+        let (mut checked_foreground, mut checked_board_like) = (0, 0);
+        for frame in 0..40u64 {
+            // Mostly the empty board with noise; some frames move a patch
+            // of pixels far off it, and some hold the last frame still.
+            let jitter = noise(3 * n, 10 + frame);
+            let mut bgr: Vec<u8> = empty
+                .iter()
+                .zip(&jitter)
+                .map(|(&v, &j)| v.saturating_add(j % 23))
+                .collect();
+            if frame % 3 == 0 {
+                for (v, &j) in bgr
+                    .iter_mut()
+                    .zip(&jitter)
+                    .skip(3 * (frame as usize % 7) * w)
+                    .take(3 * 2 * w)
+                {
+                    *v = j;
+                }
+            }
+            if frame % 5 == 4 {
+                bgr.clone_from(&slow.previous);
+            }
+            let busy: Vec<u8> = noise(n, 100 + frame).iter().map(|v| v % 3).collect();
+            fast.foreground(&bgr, &mut fast_mask);
+            fast.update(&bgr, &busy, 0.03);
+            reference_step(&mut slow, &bgr, &mut slow_mask, &busy, 0.03);
+            assert_eq!(fast_mask, slow_mask, "frame {frame}: mask");
+            assert_eq!(fast.still, slow.still, "frame {frame}: still");
+            assert_eq!(fast.board_like, slow.board_like, "frame {frame}");
+            assert_eq!(fast.known, slow.known, "frame {frame}: known");
+            let bits = |m: &Background| m.mean.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fast), bits(&slow), "frame {frame}: mean");
+            checked_foreground += fast_mask.iter().filter(|&&m| m != 0).count();
+            checked_board_like += fast.board_like.iter().filter(|&&b| b).count();
+        }
+        assert!(
+            checked_foreground > 100,
+            "the frames test little foreground"
+        );
+        assert!(
+            checked_board_like > 0,
+            "the frames test no board-like foreground"
+        );
+    }
 }

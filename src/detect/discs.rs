@@ -1145,6 +1145,62 @@ mod tests {
     }
 
     #[test]
+    fn the_distance_transform_in_the_foregrounds_box_equals_the_whole_views() {
+        let mut detector = detector();
+        let side = detector.side;
+        for (round, (x, y, w, h)) in [(40, 60, 90, 30), (0, 0, 25, 300), (300, 410, 140, 33)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut mask =
+                Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)).unwrap();
+            imgproc::rectangle(
+                &mut mask,
+                core::Rect::new(x, y, w, h),
+                Scalar::all(255.0),
+                -1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+            imgproc::circle(
+                &mut mask,
+                Point::new(x + w / 2, y + h + 9),
+                11,
+                Scalar::all(255.0),
+                -1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+            let mut whole = Mat::default();
+            imgproc::distance_transform(
+                &mask,
+                &mut whole,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            )
+            .unwrap();
+            detector.opened = mask;
+            detector.measure_thickness().unwrap();
+            let boxed = detector.distance.data_typed::<f32>().unwrap();
+            let whole = whole.data_typed::<f32>().unwrap();
+            assert!(
+                whole.iter().any(|&d| d > 5.0),
+                "round {round} tests nothing"
+            );
+            assert!(
+                boxed
+                    .iter()
+                    .zip(whole)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "round {round}: distances differ"
+            );
+        }
+    }
+
+    #[test]
     fn a_view_without_a_board_is_refused() {
         let frame = TemplateFrame::for_scale(SCALE).unwrap();
         let side = frame.side_px();
