@@ -76,14 +76,21 @@ impl EdgeBlobs {
             return;
         }
         for y in 0..side {
+            let row = y * side;
             if self.outer_row[y] {
+                // Most of the band is empty board: skip it a pixel at a time
+                // without a call.
                 for x in 0..side {
-                    self.seed(mask, distance, y * side + x);
+                    if mask[row + x] != 0 {
+                        self.seed(mask, distance, row + x);
+                    }
                 }
             } else {
                 for k in 0..self.outer_columns.len() {
-                    let x = self.outer_columns[k];
-                    self.seed(mask, distance, y * side + x);
+                    let i = row + self.outer_columns[k];
+                    if mask[i] != 0 {
+                        self.seed(mask, distance, i);
+                    }
                 }
             }
         }
