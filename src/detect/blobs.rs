@@ -140,11 +140,10 @@ impl EdgeBlobs {
             while right + 1 < side && free(right + 1) {
                 right += 1;
             }
-            for k in row + left..=row + right {
-                self.seen[k] = true;
-                self.pixels.push(k);
-                blob.thickness = blob.thickness.max(distance[k]);
-            }
+            let span = row + left..row + right + 1;
+            self.seen[span.clone()].fill(true);
+            self.pixels.extend(span.clone());
+            blob.thickness = distance[span].iter().fold(blob.thickness, |t, &d| t.max(d));
             blob.area += right + 1 - left;
             blob.left = blob.left.min(left);
             blob.right = blob.right.max(right);
