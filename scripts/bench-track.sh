@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Speed of `carrom track` on a 720p30 simulated clip: decoding alone with
 # OpenCV, the whole pipeline, their ratio, real-time factor, and max RSS for
-# a short and a long clip (memory must stay flat).
+# a short and a long clip (memory must stay flat), with the 1-minute load
+# average before and after the timed runs (the machine may be shared).
 # Usage: scripts/bench-track.sh [SHORT_SECONDS] [LONG_SECONDS]
 set -euo pipefail
 short=${1:-60}
@@ -21,16 +22,20 @@ for seconds in "$short" "$long"; do
   dir="$work/$seconds"
   "$bin" sim --seed 900 --out "$dir" --width 1280 --height 720 --fps 30 \
       --max-seconds "$seconds" --boards 8 >/dev/null
+  load0=$(cut -d' ' -f1 /proc/loadavg)
   t0=$(date +%s.%N); "$decode" "$dir/clip.mp4" > "$dir/frames"; t1=$(date +%s.%N)
   /usr/bin/time -f "%M" -o "$dir/rss" "$bin" track "$dir/clip.mp4" --calibration "$dir/camera.json" \
       -o "$dir/got.json" 2>/dev/null
   t2=$(date +%s.%N)
-  python3 - "$seconds" "$(cat "$dir/frames")" "$t0" "$t1" "$t2" "$(cat "$dir/rss")" <<'PY'
+  load1=$(cut -d' ' -f1 /proc/loadavg)
+  python3 - "$seconds" "$(cat "$dir/frames")" "$t0" "$t1" "$t2" "$(cat "$dir/rss")" "$load0" "$load1" <<'PY'
 import sys
 limit, frames, t0, t1, t2, rss = sys.argv[1], int(sys.argv[2]), *map(float, sys.argv[3:6]), int(sys.argv[6])
+load0, load1 = sys.argv[7], sys.argv[8]
 clip = frames / 30.0
 decode, track = t1 - t0, t2 - t1
 print(f"clip {clip:.0f} s ({frames} frames, --max-seconds {limit}): decode only {decode:.2f} s, "
-      f"track {track:.2f} s, ratio {track/decode:.2f}x, {clip/track:.1f}x real time, max RSS {rss/1024:.0f} MiB")
+      f"track {track:.2f} s, ratio {track/decode:.2f}x, {clip/track:.1f}x real time, max RSS {rss/1024:.0f} MiB, "
+      f"load average {load0} before, {load1} after")
 PY
 done

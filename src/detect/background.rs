@@ -225,11 +225,16 @@ impl Background {
     /// not yet seen empty, if any.
     pub fn unknown_box(&self) -> Option<(usize, usize, usize, usize)> {
         let mut bounds: Option<(usize, usize, usize, usize)> = None;
-        for (i, _) in self.known.iter().enumerate().filter(|(_, k)| !**k) {
-            let (x, y) = (i % self.width, i / self.width);
+        for (y, row) in self.known.chunks_exact(self.width.max(1)).enumerate() {
+            // Most rows are all known; a fold without early exit vectorises.
+            if row.iter().fold(true, |all, &k| all & k) {
+                continue;
+            }
+            let first = row.iter().position(|&k| !k).unwrap_or(0);
+            let last = row.iter().rposition(|&k| !k).unwrap_or(first);
             bounds = Some(match bounds {
-                None => (x, y, x, y),
-                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+                None => (first, y, last, y),
+                Some((x0, y0, x1, _)) => (x0.min(first), y0, x1.max(last), y),
             });
         }
         bounds
@@ -257,30 +262,103 @@ impl Background {
         let typical = median(&mut self.scratch).unwrap_or(0.0);
         self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
         let has_previous = self.previous.len() == bgr.len();
-        for (i, out) in mask.iter_mut().enumerate().take(self.known.len()) {
-            let pixel = &bgr[3 * i..3 * i + 3];
-            let d = difference(&self.mean[3 * i..3 * i + 3], pixel);
-            let differs = self.known[i] && d > self.threshold;
-            self.differs[i] = differs;
-            *out = if differs { 255 } else { 0 };
-            let changed = !has_previous
-                || (0..3)
-                    .map(|c| pixel[c].abs_diff(self.previous[3 * i + c]))
-                    .max()
-                    .unwrap_or(0) as f32
-                    > self.threshold;
-            self.still[i] = if changed {
-                0
-            } else {
-                self.still[i].saturating_add(1)
-            };
-            self.board_like[i] = differs
-                && self.prior.as_ref().is_some_and(|p| {
-                    p.applies[i] && p.distance(i, pixel, gain) <= self.prior_threshold
-                });
+        if !has_previous {
+            // Every pixel counts as changed; the buffer only needs the size.
+            self.previous.clear();
+            self.previous.resize(bgr.len(), 0);
         }
-        self.previous.clear();
-        self.previous.extend_from_slice(bgr);
+        let compare = Compare::new(gain, self.threshold, has_previous);
+        let n = mask
+            .len()
+            .min(self.known.len())
+            .min(bgr.len() / 3)
+            .min(self.mean.len() / 3);
+        let full = n / BLOCK * BLOCK;
+        let Background {
+            mean,
+            known,
+            differs,
+            still,
+            board_like,
+            previous,
+            prior,
+            prior_threshold,
+            ..
+        } = self;
+        let prior = prior.as_ref();
+        {
+            let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (means, _) = mean[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+            let (befores, _) = previous[..3 * full].as_chunks_mut::<{ 3 * BLOCK }>();
+            let (knowns, _) = known[..full].as_chunks::<BLOCK>();
+            let (outs, _) = mask[..full].as_chunks_mut::<BLOCK>();
+            let (differs, _) = differs[..full].as_chunks_mut::<BLOCK>();
+            let (stills, _) = still[..full].as_chunks_mut::<BLOCK>();
+            let (board_likes, _) = board_like[..full].as_chunks_mut::<BLOCK>();
+            let blocks = pixels
+                .iter()
+                .zip(means)
+                .zip(befores.iter_mut())
+                .zip(knowns)
+                .zip(outs.iter_mut())
+                .zip(differs.iter_mut())
+                .zip(stills.iter_mut())
+                .zip(board_likes.iter_mut());
+            for (b, (((((((pixels, mean), before), known), out), differs), still), board_like)) in
+                blocks.enumerate()
+            {
+                let any = compare.block(pixels, mean, before, known, out, differs, still);
+                board_like.fill(false);
+                // Foreground is a small part of the board: the prediction
+                // is consulted only there.
+                if any {
+                    for j in 0..BLOCK {
+                        let i = b * BLOCK + j;
+                        board_like[j] = differs[j]
+                            && prior.is_some_and(|p| {
+                                p.applies[i]
+                                    && p.distance(i, &pixels[3 * j..3 * j + 3], gain)
+                                        <= *prior_threshold
+                            });
+                    }
+                }
+            }
+        }
+        if full < n {
+            // The last few pixels, padded to a whole block.
+            let rest = n - full;
+            let mut pixels = [0u8; 3 * BLOCK];
+            let mut block_mean = [0.0f32; 3 * BLOCK];
+            let mut before = [0u8; 3 * BLOCK];
+            let mut block_known = [false; BLOCK];
+            let (mut out, mut block_differs, mut block_still) =
+                ([0u8; BLOCK], [false; BLOCK], [0u8; BLOCK]);
+            pixels[..3 * rest].copy_from_slice(&bgr[3 * full..3 * n]);
+            block_mean[..3 * rest].copy_from_slice(&mean[3 * full..3 * n]);
+            before[..3 * rest].copy_from_slice(&previous[3 * full..3 * n]);
+            block_known[..rest].copy_from_slice(&known[full..n]);
+            block_still[..rest].copy_from_slice(&still[full..n]);
+            compare.block(
+                &pixels,
+                &block_mean,
+                &mut before,
+                &block_known,
+                &mut out,
+                &mut block_differs,
+                &mut block_still,
+            );
+            mask[full..n].copy_from_slice(&out[..rest]);
+            differs[full..n].copy_from_slice(&block_differs[..rest]);
+            still[full..n].copy_from_slice(&block_still[..rest]);
+            previous[3 * full..3 * n].copy_from_slice(&before[..3 * rest]);
+            for i in full..n {
+                board_like[i] = differs[i]
+                    && prior.is_some_and(|p| {
+                        p.applies[i]
+                            && p.distance(i, &bgr[3 * i..3 * i + 3], gain) <= *prior_threshold
+                    });
+            }
+        }
     }
 
     fn estimate_gain(&mut self, bgr: &[u8]) {
@@ -307,20 +385,60 @@ impl Background {
         } else {
             1.0
         };
-        for (i, &b) in busy.iter().enumerate().take(self.known.len()) {
-            if b == PIECE || (b == UNDER_HAND && self.still[i] < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
-                continue;
+        let n = busy
+            .len()
+            .min(self.known.len())
+            .min(bgr.len() / 3)
+            .min(self.mean.len() / 3);
+        let full = n / BLOCK * BLOCK;
+        // Whole blocks: the weights first, then every channel in one loop the
+        // compiler can vectorise (a weight of 0 leaves the mean as it is).
+        let (busys, _) = busy[..full].as_chunks::<BLOCK>();
+        let (knowns, _) = self.known[..full].as_chunks_mut::<BLOCK>();
+        let (differs, _) = self.differs[..full].as_chunks::<BLOCK>();
+        let (stills, _) = self.still[..full].as_chunks::<BLOCK>();
+        let (board_likes, _) = self.board_like[..full].as_chunks::<BLOCK>();
+        let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
+        let (means, _) = self.mean[..3 * full].as_chunks_mut::<{ 3 * BLOCK }>();
+        let blocks = busys
+            .iter()
+            .zip(knowns.iter_mut())
+            .zip(differs)
+            .zip(stills)
+            .zip(board_likes)
+            .zip(pixels)
+            .zip(means.iter_mut());
+        for ((((((busy, known), differs), still), board_like), pixels), mean) in blocks {
+            // The rule of `learning_weight` without branches, so it vectorises.
+            let mut weight = [0.0f32; BLOCK];
+            for j in 0..BLOCK {
+                let blocked = (busy[j] == PIECE)
+                    | ((busy[j] == UNDER_HAND) & (still[j] < STILL_FRAMES_TO_LEARN_UNDER_HAND));
+                let ghost = (still[j] >= STILL_FRAMES_TO_LEARN)
+                    | (board_like[j] & (still[j] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE));
+                let learn = !blocked & (!known[j] | !differs[j] | ghost);
+                let full_weight = if known[j] & !differs[j] { rate } else { 1.0 };
+                weight[j] = if learn { full_weight } else { 0.0 };
+                known[j] |= learn;
             }
-            let weight = if !self.known[i] {
-                1.0
-            } else if !self.differs[i] {
-                rate
-            } else if self.still[i] >= STILL_FRAMES_TO_LEARN
-                || (self.board_like[i] && self.still[i] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
-            {
-                // Still foreground that no tracked piece explains: a ghost.
-                1.0
-            } else {
+            let mut weights = [0.0f32; 3 * BLOCK];
+            for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
+                three.fill(w);
+            }
+            for k in 0..3 * BLOCK {
+                let seen = f32::from(pixels[k]) * inverse_gain;
+                mean[k] += weights[k] * (seen - mean[k]);
+            }
+        }
+        for i in full..n {
+            let Some(weight) = learning_weight(
+                busy[i],
+                self.known[i],
+                self.differs[i],
+                self.still[i],
+                self.board_like[i],
+                rate,
+            ) else {
                 continue;
             };
             for c in 0..3 {
@@ -330,6 +448,110 @@ impl Background {
             }
             self.known[i] = true;
         }
+    }
+}
+
+/// How far [`Background::update`] moves a pixel's mean towards the frame
+/// (`None`: not at all), from what covers it (`busy`) and what the last
+/// comparison found there.
+#[inline(always)]
+fn learning_weight(
+    busy: u8,
+    known: bool,
+    differs: bool,
+    still: u8,
+    board_like: bool,
+    rate: f32,
+) -> Option<f32> {
+    if busy == PIECE || (busy == UNDER_HAND && still < STILL_FRAMES_TO_LEARN_UNDER_HAND) {
+        None
+    } else if !known {
+        Some(1.0)
+    } else if !differs {
+        Some(rate)
+    } else if still >= STILL_FRAMES_TO_LEARN
+        || (board_like && still >= STILL_FRAMES_TO_LEARN_BOARD_LIKE)
+    {
+        // Still foreground that no tracked piece explains: a ghost.
+        Some(1.0)
+    } else {
+        None
+    }
+}
+
+/// Pixels compared per step of [`Background::foreground`]: a fixed count of
+/// whole pixels lets the compiler use vector instructions across channels.
+const BLOCK: usize = 16;
+
+/// What each pixel is compared with in [`Background::foreground`].
+struct Compare {
+    gain: f32,
+    threshold: f32,
+    /// A channel changed since the last frame when it moved by more than
+    /// this: the threshold's whole part, so that whole-number differences
+    /// compare as they do against the threshold itself.
+    change_above: u8,
+    has_previous: bool,
+}
+
+impl Compare {
+    fn new(gain: f32, threshold: f32, has_previous: bool) -> Compare {
+        Compare {
+            gain,
+            threshold,
+            change_above: threshold.floor().clamp(0.0, 255.0) as u8,
+            has_previous,
+        }
+    }
+
+    /// For one block of pixels: whether each differs from the model (`out`
+    /// 255 and `differs`, only where `known`; a pixel differs when any
+    /// channel does), and how many frames it has held still (`still`, reset
+    /// where any channel changed since `before`, which then takes the
+    /// block's pixels). Returns whether any pixel differs.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn block(
+        &self,
+        pixels: &[u8; 3 * BLOCK],
+        mean: &[f32; 3 * BLOCK],
+        before: &mut [u8; 3 * BLOCK],
+        known: &[bool; BLOCK],
+        out: &mut [u8; BLOCK],
+        differs: &mut [bool; BLOCK],
+        still: &mut [u8; BLOCK],
+    ) -> bool {
+        // Per channel first, in loops of plain arithmetic the compiler
+        // vectorises; then per pixel.
+        // Bit 0: the channel differs from the model; bit 1: it changed.
+        let mut flags = [0u8; 3 * BLOCK + 2];
+        for k in 0..3 * BLOCK {
+            let far = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
+            let over = u8::from(far > self.threshold);
+            let moved = u8::from(pixels[k].abs_diff(before[k]) > self.change_above);
+            flags[k] = over | (moved << 1);
+        }
+        before.copy_from_slice(pixels);
+        // Each channel's flags with the next two: a pixel's at its first.
+        let mut triples = [0u8; 3 * BLOCK];
+        for k in 0..3 * BLOCK {
+            triples[k] = flags[k] | flags[k + 1] | flags[k + 2];
+        }
+        let mut pixel_flags = [0u8; BLOCK];
+        for j in 0..BLOCK {
+            pixel_flags[j] = triples[3 * j];
+        }
+        let previous = u8::from(self.has_previous);
+        let mut any = 0u8;
+        for j in 0..BLOCK {
+            let is_foreground = u8::from(known[j]) & pixel_flags[j] & 1;
+            any |= is_foreground;
+            differs[j] = is_foreground != 0;
+            out[j] = 0u8.wrapping_sub(is_foreground);
+            let held = previous & ((pixel_flags[j] >> 1) ^ 1);
+            still[j] = still[j].saturating_add(1) & 0u8.wrapping_sub(held);
+        }
+        any != 0
     }
 }
 
@@ -412,5 +634,145 @@ mod tests {
         model.update(&flat(w, h, [90, 90, 90]), &busy, 0.05);
         assert!(model.is_known(9, 10));
         assert_eq!(model.unknown_box(), Some((10, 10, 10, 10)));
+    }
+
+    /// Pseudo-random bytes from a seed (xorshift; no generator crate needed).
+    fn noise(len: usize, seed: u64) -> Vec<u8> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect()
+    }
+
+    /// The per-pixel comparison and update as first written, one pixel at a
+    /// time: what the block-wise versions must reproduce bit for bit.
+    fn reference_step(model: &mut Background, bgr: &[u8], mask: &mut [u8], busy: &[u8], rate: f32) {
+        model.estimate_gain(bgr);
+        let gain = model.gain;
+        let difference = |mean: &[f32], pixel: &[u8]| -> f32 {
+            (0..3)
+                .map(|c| (f32::from(pixel[c]) - gain * mean[c]).abs())
+                .fold(0.0, f32::max)
+        };
+        model.scratch.clear();
+        for i in (0..model.known.len()).step_by(SAMPLE_STRIDE) {
+            if model.known[i] {
+                let d = difference(&model.mean[3 * i..3 * i + 3], &bgr[3 * i..3 * i + 3]);
+                model.scratch.push(d);
+            }
+        }
+        let typical = median(&mut model.scratch).unwrap_or(0.0);
+        model.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
+        let has_previous = model.previous.len() == bgr.len();
+        for (i, out) in mask.iter_mut().enumerate().take(model.known.len()) {
+            let pixel = &bgr[3 * i..3 * i + 3];
+            let d = difference(&model.mean[3 * i..3 * i + 3], pixel);
+            let differs = model.known[i] && d > model.threshold;
+            model.differs[i] = differs;
+            *out = if differs { 255 } else { 0 };
+            let changed = !has_previous
+                || (0..3)
+                    .map(|c| pixel[c].abs_diff(model.previous[3 * i + c]))
+                    .max()
+                    .unwrap_or(0) as f32
+                    > model.threshold;
+            model.still[i] = if changed {
+                0
+            } else {
+                model.still[i].saturating_add(1)
+            };
+            model.board_like[i] = differs
+                && model.prior.as_ref().is_some_and(|p| {
+                    p.applies[i] && p.distance(i, pixel, gain) <= model.prior_threshold
+                });
+        }
+        model.previous.clear();
+        model.previous.extend_from_slice(bgr);
+        let inverse_gain = if model.gain > 0.0 {
+            1.0 / model.gain
+        } else {
+            1.0
+        };
+        for (i, &b) in busy.iter().enumerate().take(model.known.len()) {
+            if let Some(weight) = learning_weight(
+                b,
+                model.known[i],
+                model.differs[i],
+                model.still[i],
+                model.board_like[i],
+                rate,
+            ) {
+                for c in 0..3 {
+                    let seen = f32::from(bgr[3 * i + c]) * inverse_gain;
+                    let m = &mut model.mean[3 * i + c];
+                    *m += weight * (seen - *m);
+                }
+                model.known[i] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn block_wise_comparison_and_learning_match_the_pixel_by_pixel_rule() {
+        // 23×23 pixels: not a whole number of blocks, so the tail is tested.
+        let (w, h) = (23, 23);
+        let n = w * h;
+        let empty: Vec<u8> = noise(3 * n, 1).iter().map(|v| 60 + v / 2).collect();
+        let predicted: Vec<f32> = empty.iter().map(|&v| f32::from(v) + 3.0).collect();
+        let applies: Vec<bool> = noise(n, 2).iter().map(|v| v % 4 != 0).collect();
+        let prior = BoardPrior::new(predicted, applies, w);
+        let mut fast = Background::from_frame_and_prior(&empty, w, h, prior);
+        fast.forget_disc(5.0, 5.0, 3.0);
+        let mut slow = fast.clone();
+        let (mut fast_mask, mut slow_mask) = (vec![0u8; n], vec![0u8; n]);
+        let (mut checked_foreground, mut checked_board_like) = (0, 0);
+        for frame in 0..40u64 {
+            // Mostly the empty board with noise; some frames move a patch
+            // of pixels far off it, and some hold the last frame still.
+            let jitter = noise(3 * n, 10 + frame);
+            let mut bgr: Vec<u8> = empty
+                .iter()
+                .zip(&jitter)
+                .map(|(&v, &j)| v.saturating_add(j % 23))
+                .collect();
+            if frame % 3 == 0 {
+                for (v, &j) in bgr
+                    .iter_mut()
+                    .zip(&jitter)
+                    .skip(3 * (frame as usize % 7) * w)
+                    .take(3 * 2 * w)
+                {
+                    *v = j;
+                }
+            }
+            if frame % 5 == 4 {
+                bgr.clone_from(&slow.previous);
+            }
+            let busy: Vec<u8> = noise(n, 100 + frame).iter().map(|v| v % 3).collect();
+            fast.foreground(&bgr, &mut fast_mask);
+            fast.update(&bgr, &busy, 0.03);
+            reference_step(&mut slow, &bgr, &mut slow_mask, &busy, 0.03);
+            assert_eq!(fast_mask, slow_mask, "frame {frame}: mask");
+            assert_eq!(fast.still, slow.still, "frame {frame}: still");
+            assert_eq!(fast.board_like, slow.board_like, "frame {frame}");
+            assert_eq!(fast.known, slow.known, "frame {frame}: known");
+            let bits = |m: &Background| m.mean.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fast), bits(&slow), "frame {frame}: mean");
+            checked_foreground += fast_mask.iter().filter(|&&m| m != 0).count();
+            checked_board_like += fast.board_like.iter().filter(|&&b| b).count();
+        }
+        assert!(
+            checked_foreground > 100,
+            "the frames test little foreground"
+        );
+        assert!(
+            checked_board_like > 0,
+            "the frames test no board-like foreground"
+        );
     }
 }

@@ -4,12 +4,13 @@
 //! refined to sub-pixel centroids and classified by size and colour.
 
 use nalgebra::{Point2, Vector2};
-use opencv::core::{self, Mat, Point, Scalar, Size, CV_32F, CV_32S, CV_8U};
+use opencv::core::{self, Mat, Point, Scalar, Size, CV_32F, CV_8U};
 use opencv::imgproc;
 use opencv::prelude::*;
 use thiserror::Error;
 
 use super::background::{self, Background};
+use super::blobs::EdgeBlobs;
 use super::colours::{ColourModels, ColourSample};
 use super::prior::InkMap;
 use super::topview::Rectified;
@@ -54,6 +55,10 @@ const HAND_MIN_THICKNESS_FRACTION: f64 = 1.2;
 
 /// Width (px) of the dilation that joins the parts of an arm.
 const HAND_JOIN_PX: i32 = 7;
+
+/// The longest step (px) of the 5×5 distance-transform mask, along either
+/// axis.
+const DISTANCE_MASK_REACH_PX: i32 = 2;
 
 /// Margin (mm) added round a hand's box: fingers cast shadows and blur.
 const HAND_MARGIN_MM: f64 = 15.0;
@@ -175,10 +180,12 @@ pub struct Detector {
     /// over it, say): it is looked for in the next frames.
     break_pending: bool,
     foreground: Mat,
+    /// Distance transform of the opened foreground, hands removed once found.
     distance: Mat,
-    labels: Mat,
-    stats: Mat,
-    centroids: Mat,
+    /// The box (first column, first row, end column, end row) outside
+    /// which `distance` is 0.
+    distance_box: (usize, usize, usize, usize),
+    edge_blobs: EdgeBlobs,
     busy: Vec<u8>,
     opened: Mat,
     kernel: Mat,
@@ -214,9 +221,8 @@ impl Detector {
                 Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)),
             )?,
             distance: Mat::default(),
-            labels: Mat::default(),
-            stats: Mat::default(),
-            centroids: Mat::default(),
+            distance_box: (0, 0, 0, 0),
+            edge_blobs: hand_band(&frame),
             busy: vec![0; (side * side) as usize],
             opened: Mat::default(),
             kernel,
@@ -386,7 +392,8 @@ impl Detector {
     }
 
     /// Removes hand-sized blobs reaching in over the frame from the opened
-    /// foreground and returns their boxes.
+    /// foreground and returns their boxes. Leaves the distance transform of
+    /// the opened foreground, hands removed, for [`Detector::find_discs`].
     fn remove_hands(&mut self) -> Result<Vec<Occluder>, DetectError> {
         // Sleeve bands and knuckles can match the board and cut an arm in
         // pieces; blobs are joined across such gaps before they are judged.
@@ -402,123 +409,127 @@ impl Detector {
                 Scalar::all(0.0),
             ),
         )?;
-        let count = cv(
-            "labelling foreground blobs",
-            imgproc::connected_components_with_stats(
-                &self.grown,
-                &mut self.labels,
-                &mut self.stats,
-                &mut self.centroids,
-                8,
-                CV_32S,
-            ),
-        )?;
-        let striker_area = std::f64::consts::PI * self.mm_to_px(STRIKER_RADIUS_MM).powi(2);
-        let reach = HALF_SURFACE_MM + HAND_REACH_MM;
-        let mut hands = Vec::new();
-        let mut hand_labels = Vec::new();
         // An arm is thicker than any piece; a shadow band along the frame or
         // a row of touching pieces is not.
-        cv(
-            "measuring blob thickness",
-            imgproc::distance_transform(
-                &self.opened,
-                &mut self.distance,
-                imgproc::DIST_L2,
-                imgproc::DIST_MASK_5,
-                CV_32F,
-            ),
-        )?;
-        let mut thickness = vec![0.0f32; count.max(0) as usize];
-        {
-            let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
-            let distance = cv("reading blob thickness", self.distance.data_typed::<f32>())?;
-            for (&label, &d) in labels.iter().zip(distance) {
-                if let Some(t) = thickness.get_mut(label as usize) {
-                    *t = t.max(d);
-                }
-            }
-        }
+        self.measure_thickness()?;
+        let striker_area = std::f64::consts::PI * self.mm_to_px(STRIKER_RADIUS_MM).powi(2);
         let min_thickness =
             (HAND_MIN_THICKNESS_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
-        for label in 1..count {
-            if thickness[label as usize] < min_thickness {
+        let grown = cv("reading the joined foreground", self.grown.data_bytes())?;
+        let distance = cv("reading blob thickness", self.distance.data_typed::<f32>())?;
+        // Only blobs with a pixel in the band round the surface reach out.
+        self.edge_blobs.find(grown, distance);
+        let mut hands = Vec::new();
+        let mut hand_blobs = Vec::new();
+        for blob in self.edge_blobs.blobs() {
+            if blob.thickness < min_thickness
+                || (blob.area as f64) < HAND_MIN_STRIKER_AREAS * striker_area
+            {
                 continue;
             }
-            let stat =
-                |field| cv("reading blob stats", self.stats.at_2d::<i32>(label, field)).copied();
-            let (left, top) = (stat(imgproc::CC_STAT_LEFT)?, stat(imgproc::CC_STAT_TOP)?);
-            let (width, height) = (
-                stat(imgproc::CC_STAT_WIDTH)?,
-                stat(imgproc::CC_STAT_HEIGHT)?,
-            );
-            let area = stat(imgproc::CC_STAT_AREA)?;
             let corner_a = self
                 .frame
-                .px_to_board(Point2::new(f64::from(left), f64::from(top + height)));
+                .px_to_board(Point2::new(blob.left as f64, (blob.bottom + 1) as f64));
             let corner_b = self
                 .frame
-                .px_to_board(Point2::new(f64::from(left + width), f64::from(top)));
-            let reaches_out = corner_a.x < -reach
-                || corner_a.y < -reach
-                || corner_b.x > reach
-                || corner_b.y > reach;
-            if f64::from(area) >= HAND_MIN_STRIKER_AREAS * striker_area && reaches_out {
-                hand_labels.push(label);
-                let margin = Vector2::new(HAND_MARGIN_MM, HAND_MARGIN_MM);
-                hands.push(Occluder {
-                    min: corner_a - margin,
-                    max: corner_b + margin,
-                    cause: OcclusionCause::Hand,
-                    enters_from: None,
-                });
-            }
+                .px_to_board(Point2::new((blob.right + 1) as f64, blob.top as f64));
+            let margin = Vector2::new(HAND_MARGIN_MM, HAND_MARGIN_MM);
+            hands.push(Occluder {
+                min: corner_a - margin,
+                max: corner_b + margin,
+                cause: OcclusionCause::Hand,
+                enters_from: self.entry_side(self.edge_blobs.pixels(blob)),
+            });
+            hand_blobs.push(blob.clone());
         }
-        if !hand_labels.is_empty() {
-            let sides = self.entry_sides(&hand_labels)?;
-            for (hand, side) in hands.iter_mut().zip(sides) {
-                hand.enters_from = side;
-            }
-        }
-        if !hand_labels.is_empty() {
-            let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
+        if !hand_blobs.is_empty() {
             let mask = cv("masking hands", self.opened.data_bytes_mut())?;
-            for (m, label) in mask.iter_mut().zip(labels) {
-                if hand_labels.contains(label) {
-                    *m = 0;
+            let distance = cv(
+                "masking hands' thickness",
+                self.distance.data_typed_mut::<f32>(),
+            )?;
+            // Removing a whole blob leaves the distances of the others as
+            // they were: a pixel's nearest background never lies across
+            // another blob.
+            for blob in &hand_blobs {
+                for &i in self.edge_blobs.pixels(blob) {
+                    mask[i] = 0;
+                    distance[i] = 0.0;
                 }
             }
         }
         Ok(hands)
     }
 
-    /// For each hand blob, the side of the board its pixels cross most often
-    /// along the surface's edge: where the arm comes in.
-    fn entry_sides(&self, hand_labels: &[i32]) -> Result<Vec<Option<Seat>>, DetectError> {
-        let labels = cv("reading blob labels", self.labels.data_typed::<i32>())?;
+    /// The distance transform of the opened foreground into `distance`,
+    /// computed only over the box round the foreground: a foreground
+    /// pixel's nearest background pixel lies within two pixels of the
+    /// foreground's box (the 5×5 mask's longest step), so the values are
+    /// those of the whole view, and everywhere else they are 0.
+    fn measure_thickness(&mut self) -> Result<(), DetectError> {
+        let size = cv("reading the foreground size", self.opened.size())?;
+        let fresh = cv("reading the distance size", self.distance.size())? != size
+            || self.distance.typ() != CV_32F;
+        if fresh {
+            self.distance = cv(
+                "allocating the distance transform",
+                Mat::new_rows_cols_with_default(size.height, size.width, CV_32F, Scalar::all(0.0)),
+            )?;
+        } else {
+            cv(
+                "clearing the distance transform",
+                self.distance.set_to(&Scalar::all(0.0), &core::no_array()),
+            )?;
+        }
+        let found = cv(
+            "bounding the foreground",
+            imgproc::bounding_rect(&self.opened),
+        )?;
+        self.distance_box = (0, 0, 0, 0);
+        if found.width <= 0 || found.height <= 0 {
+            return Ok(());
+        }
+        let margin = DISTANCE_MASK_REACH_PX;
+        let (x0, y0) = ((found.x - margin).max(0), (found.y - margin).max(0));
+        let x1 = (found.x + found.width + margin).min(size.width);
+        let y1 = (found.y + found.height + margin).min(size.height);
+        let area = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
+        self.distance_box = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
+        let source = cv("cutting out the foreground", Mat::roi(&self.opened, area))?;
+        let mut target = cv(
+            "cutting out the distance transform",
+            Mat::roi_mut(&mut self.distance, area),
+        )?;
+        cv(
+            "measuring blob thickness",
+            imgproc::distance_transform(
+                &source,
+                &mut target,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            ),
+        )
+    }
+
+    /// The side of the board a hand's pixels cross most often along the
+    /// surface's edge: where the arm comes in.
+    fn entry_side(&self, pixels: &[usize]) -> Option<Seat> {
         let side = self.side as usize;
         let inner = HALF_SURFACE_MM - HAND_ENTRY_BAND_MM;
-        let mut counts = vec![[0u32; 4]; hand_labels.len()];
-        for (i, label) in labels.iter().enumerate() {
-            let Some(hand) = hand_labels.iter().position(|l| l == label) else {
-                continue;
-            };
+        let mut count = [0u32; 4];
+        for &i in pixels {
             let board = self
                 .frame
                 .px_to_board(Point2::new((i % side) as f64, (i / side) as f64));
             for (slot, beyond) in [-board.y, board.x, board.y, -board.x].iter().enumerate() {
                 if *beyond > inner {
-                    counts[hand][slot] += 1;
+                    count[slot] += 1;
                 }
             }
         }
-        Ok(counts
-            .iter()
-            .map(|count| {
-                let (slot, &most) = count.iter().enumerate().max_by_key(|(_, &n)| n)?;
-                (most > 0).then(|| Seat::TURN_ORDER[slot])
-            })
-            .collect())
+        let (slot, &most) = count.iter().enumerate().max_by_key(|(_, &n)| n)?;
+        (most > 0).then(|| Seat::TURN_ORDER[slot])
     }
 
     /// Whether a disc's inner colour is much nearer the predicted empty board
@@ -536,24 +547,15 @@ impl Detector {
         distance(&prior) < GHOST_RATIO * distance(&model)
     }
 
-    /// Disc centres from the distance transform of the opened foreground.
-    /// `board_luma` overrides the empty-board luma used for colour (when the
-    /// model is not yet trustworthy).
+    /// Disc centres from the distance transform of the opened foreground
+    /// that [`Detector::remove_hands`] left. `board_luma` overrides the
+    /// empty-board luma used for colour (when the model is not yet
+    /// trustworthy).
     fn find_discs(
         &mut self,
         bytes: &[u8],
         board_luma: Option<f64>,
     ) -> Result<Vec<Detection>, DetectError> {
-        cv(
-            "computing the distance transform",
-            imgproc::distance_transform(
-                &self.opened,
-                &mut self.distance,
-                imgproc::DIST_L2,
-                imgproc::DIST_MASK_5,
-                CV_32F,
-            ),
-        )?;
         let side = self.side as usize;
         let distance = cv(
             "reading the distance transform",
@@ -561,9 +563,11 @@ impl Detector {
         )?;
         let min_peak = (MIN_PEAK_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
         let mut peaks = Vec::new();
-        for y in 1..side - 1 {
+        // Distances are 0 outside the box they were computed in.
+        let (x0, y0, x1, y1) = self.distance_box;
+        for y in y0.max(1)..y1.min(side - 1) {
             let row = &distance[y * side..(y + 1) * side];
-            for x in 1..side - 1 {
+            for x in x0.max(1)..x1.min(side - 1) {
                 let d = row[x];
                 if d < min_peak {
                     continue;
@@ -786,6 +790,28 @@ impl Detector {
         best.filter(|(matches, _)| *matches >= BREAK_MATCH_MIN)
             .map(|(_, discs)| discs)
     }
+}
+
+/// The band round the playing surface that a blob must reach into to come
+/// from outside the board: a pixel is in it when a blob holding it has a box
+/// corner past [`HAND_REACH_MM`] inside the surface's edge (the box's far
+/// sides lie one pixel beyond its last pixels).
+fn hand_band(frame: &TemplateFrame) -> EdgeBlobs {
+    let side = frame.side_px().max(0) as usize;
+    let reach = HALF_SURFACE_MM + HAND_REACH_MM;
+    let outer_column = (0..side)
+        .map(|x| {
+            frame.px_to_board(Point2::new(x as f64, 0.0)).x < -reach
+                || frame.px_to_board(Point2::new((x + 1) as f64, 0.0)).x > reach
+        })
+        .collect();
+    let outer_row = (0..side)
+        .map(|y| {
+            frame.px_to_board(Point2::new(0.0, (y + 1) as f64)).y < -reach
+                || frame.px_to_board(Point2::new(0.0, y as f64)).y > reach
+        })
+        .collect();
+    EdgeBlobs::new(outer_row, outer_column)
 }
 
 /// Gaps in the foreground up to this many pixels wide are bridged when
@@ -1116,6 +1142,62 @@ mod tests {
         assert_eq!(still.still_there, vec![7]);
         let gone = detector.detect(&view_of(&[]), &known).unwrap();
         assert!(gone.still_there.is_empty(), "it moved away");
+    }
+
+    #[test]
+    fn the_distance_transform_in_the_foregrounds_box_equals_the_whole_views() {
+        let mut detector = detector();
+        let side = detector.side;
+        for (round, (x, y, w, h)) in [(40, 60, 90, 30), (0, 0, 25, 300), (300, 410, 140, 33)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut mask =
+                Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)).unwrap();
+            imgproc::rectangle(
+                &mut mask,
+                core::Rect::new(x, y, w, h),
+                Scalar::all(255.0),
+                -1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+            imgproc::circle(
+                &mut mask,
+                Point::new(x + w / 2, y + h + 9),
+                11,
+                Scalar::all(255.0),
+                -1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
+            let mut whole = Mat::default();
+            imgproc::distance_transform(
+                &mask,
+                &mut whole,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            )
+            .unwrap();
+            detector.opened = mask;
+            detector.measure_thickness().unwrap();
+            let boxed = detector.distance.data_typed::<f32>().unwrap();
+            let whole = whole.data_typed::<f32>().unwrap();
+            assert!(
+                whole.iter().any(|&d| d > 5.0),
+                "round {round} tests nothing"
+            );
+            assert!(
+                boxed
+                    .iter()
+                    .zip(whole)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "round {round}: distances differ"
+            );
+        }
     }
 
     #[test]

@@ -10,9 +10,11 @@
 //!   so a first frame with pieces and a hand still gives a clean model;
 //! - [`background`] and [`discs`]: an adaptive model of the empty board, the
 //!   foreground against it, and discs found in it by their ICF sizes and
-//!   classified by the [`colours`] models ([`Detections`]).
+//!   classified by the [`colours`] models ([`Detections`]); hands are the
+//!   large blobs reaching in from the band round the surface (`blobs`).
 
 pub mod background;
+mod blobs;
 pub mod colours;
 pub mod discs;
 pub mod prior;
