@@ -1074,6 +1074,19 @@ mod tests {
         assert!(strokes[0].vision.ended_mid_stroke);
     }
 
+    /// The striker placed at north for 10 frames, then struck south at
+    /// 1.5 m/s and lost from sight after 4 frames.
+    fn striker_struck_from_north(frame: u32) -> Option<Detection> {
+        match frame {
+            0..10 => Some(disc(Piece::Striker, placed_north())),
+            10..14 => Some(disc(
+                Piece::Striker,
+                placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(frame - 9)),
+            )),
+            _ => None,
+        }
+    }
+
     /// The striker struck from north at frame 10; a black at (-150, -150)
     /// hit at frame 20 speeding along `direction` for 3 frames, then lost
     /// from sight mid-board; seen again at `found_again_at` from frame 30.
@@ -1085,14 +1098,7 @@ mod tests {
         let step = direction.normalize() * 40.0;
         run((0..70).map(move |i| {
             let mut discs = Vec::new();
-            if i < 10 {
-                discs.push(disc(Piece::Striker, placed_north()));
-            } else if i < 14 {
-                discs.push(disc(
-                    Piece::Striker,
-                    placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(i - 9)),
-                ));
-            }
+            discs.extend(striker_struck_from_north(i));
             if i < 20 {
                 discs.push(disc(Piece::Black, start));
             } else if i < 23 {
@@ -1182,14 +1188,7 @@ mod tests {
     fn a_piece_that_vanishes_mid_board_is_an_alert_not_a_pocketing() {
         let frames = (0..50).map(|i| {
             let mut discs = Vec::new();
-            if i < 10 {
-                discs.push(disc(Piece::Striker, placed_north()));
-            } else if i < 14 {
-                discs.push(disc(
-                    Piece::Striker,
-                    placed_north() - nalgebra::Vector2::new(0.0, 50.0 * f64::from(i - 9)),
-                ));
-            }
+            discs.extend(striker_struck_from_north(i));
             if i < 12 {
                 discs.push(disc(Piece::White, Point2::new(-150.0, 0.0)));
             }
