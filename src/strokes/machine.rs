@@ -1,7 +1,8 @@
 //! The stroke state machine, driven by tracks frame by frame:
 //! waiting → striker placed on a seat's base lines → struck (the striker
-//! starts moving) → in motion → at rest, with every pocketing, piece off the
-//! board and late pocketing attached to its stroke.
+//! starts moving, or, the striker unseen, a resting piece shoots off) → in
+//! motion → at rest, with every pocketing, piece off the board and late
+//! pocketing attached to its stroke.
 
 use std::collections::HashMap;
 
