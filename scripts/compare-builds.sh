@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Strokes exactly right, per clip and in total, for two builds of `carrom` on
+# the same freshly simulated clips: how a change moved the tracker's accuracy
+# on seeds it was never tuned on.
+# Usage: scripts/compare-builds.sh OLD_CARROM NEW_CARROM [FIRST_SEED] [COUNT] [MAX_SECONDS]
+set -euo pipefail
+old=$1
+new=$2
+first=${3:-800}
+count=${4:-30}
+seconds=${5:-20}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for seed in $(seq "$first" $((first + count - 1))); do
+  dir=$work/$seed
+  if ! "$new" sim --seed "$seed" --out "$dir" --max-seconds "$seconds" --boards 1 >/dev/null 2>&1; then
+    echo "seed $seed: no clip"
+    continue
+  fi
+  line="seed $seed:"
+  for tag in old new; do
+    bin=$old; [[ $tag == new ]] && bin=$new
+    "$bin" score "$dir/clip.mp4" --calibration "$dir/camera.json" --strokes "$dir/$tag.json" \
+        -o "$dir/$tag.boardlog.json" >/dev/null 2>&1 || true
+    [[ -s $dir/$tag.json ]] || echo '{"version": 1, "strokes": []}' > "$dir/$tag.json"
+    result=$("$new" eval --truth "$dir/truth.strokes.json" --got "$dir/$tag.json" --format json 2>/dev/null || echo '{}')
+    line+=" $tag $(python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+print("%d/%d+%d" % (r.get("exactly_right", 0), r.get("truth_strokes", 0), len(r.get("extra", []))))' "$result")"
+  done
+  echo "$line"
+done | tee "$work/log"
+python3 - "$work/log" <<'PY'
+import re, sys
+totals = {"old": [0, 0, 0], "new": [0, 0, 0]}
+for line in open(sys.argv[1]):
+    for tag, e, t, x in re.findall(r"(old|new) (\d+)/(\d+)\+(\d+)", line):
+        for i, v in enumerate((e, t, x)):
+            totals[tag][i] += int(v)
+for tag, (e, t, x) in totals.items():
+    share = 100 * e / (t + x) if t + x else 0
+    print(f"{tag}: {e}/{t} strokes exactly right, {x} extra ({share:.1f} %)")
+PY
