@@ -16,7 +16,7 @@ use opencv::prelude::*;
 use opencv::{imgproc, videoio};
 use serde_json::Value;
 
-use live_common::{run_ok, sim_clip, strokes_of};
+use live_common::{events_of, run_ok, sim_clip, strokes_of};
 
 /// When the board is bumped, seconds into the clip (between its two strokes).
 const BUMP_T: f64 = 3.8;
@@ -106,14 +106,6 @@ fn write_plain_and_bumped(clip: &Path, degrees: f64, dx: f64, dy: f64) {
     }
     plain.release().unwrap();
     bumped.release().unwrap();
-}
-
-fn events_of(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 /// Who struck each stroke: the part of a stroke a restarted tracker still

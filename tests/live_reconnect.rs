@@ -20,7 +20,7 @@ use opencv::prelude::*;
 use opencv::{imgcodecs, videoio};
 use serde_json::Value;
 
-use live_common::{carrom, run, sim_clip, strokes_of};
+use live_common::{carrom, events_of, run, sim_clip, strokes_of};
 
 /// How long the camera refuses connections after the drop.
 const GAP: Duration = Duration::from_millis(1500);
@@ -171,14 +171,6 @@ fn without_times(stroke: &Value) -> Value {
         }
     }
     stroke
-}
-
-fn events_of(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 #[test]

@@ -254,6 +254,21 @@ pub struct ClipSummary {
 }
 
 impl ClipSummary {
+    /// The row of a clip not scored yet: nothing counted, no error.
+    fn unscored(clip: &Path, name: &str) -> ClipSummary {
+        ClipSummary {
+            clip: clip.to_path_buf(),
+            name: name.to_owned(),
+            boards: 0,
+            result: String::new(),
+            strokes: 0,
+            alerts: 0,
+            seconds: 0.0,
+            accuracy: None,
+            error: None,
+        }
+    }
+
     /// Whether the clip was scored to its end.
     pub fn ok(&self) -> bool {
         self.error.is_none()
@@ -300,15 +315,8 @@ pub fn run_batch(
         .map(|(row, (clip, name))| {
             // Only a worker that panicked leaves a clip without its row.
             row.unwrap_or_else(|| ClipSummary {
-                clip: clip.clone(),
-                name: name.clone(),
-                boards: 0,
-                result: String::new(),
-                strokes: 0,
-                alerts: 0,
-                seconds: 0.0,
-                accuracy: None,
                 error: Some("the worker scoring this clip stopped".into()),
+                ..ClipSummary::unscored(clip, name)
             })
         })
         .collect()
@@ -316,17 +324,7 @@ pub fn run_batch(
 
 fn score_one(clip: &Path, name: &str, options: &BatchOptions) -> ClipSummary {
     let started = Instant::now();
-    let mut summary = ClipSummary {
-        clip: clip.to_path_buf(),
-        name: name.to_owned(),
-        boards: 0,
-        result: String::new(),
-        strokes: 0,
-        alerts: 0,
-        seconds: 0.0,
-        accuracy: None,
-        error: None,
-    };
+    let mut summary = ClipSummary::unscored(clip, name);
     if let Err(error) = score_into(clip, &options.out.join(name), options, &mut summary) {
         summary.error = Some(error_chain(&error));
     }

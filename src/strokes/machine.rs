@@ -1244,6 +1244,18 @@ mod tests {
         }
     }
 
+    /// The frame the stroke comes to rest in, with these tracks.
+    fn at_rest_with(tracks: Vec<Track>) -> TrackFrame {
+        TrackFrame {
+            index: 40,
+            t: 2.0,
+            tracks,
+            events: Vec::new(),
+            hand_present: false,
+            hand_seats: Vec::new(),
+        }
+    }
+
     #[test]
     fn departures_are_squared_with_the_count_at_rest() {
         // Before: 2 white, 1 black. After: 2 white, no black, the striker back.
@@ -1266,18 +1278,11 @@ mod tests {
             piece: Piece::White,
             t: Some(1.1),
         }];
-        let at_rest = TrackFrame {
-            index: 40,
-            t: 2.0,
-            tracks: vec![
-                track_of(1, Piece::White, Point2::new(10.0, 10.0)),
-                track_of(2, Piece::White, Point2::new(100.0, 10.0)),
-                track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
-            ],
-            events: Vec::new(),
-            hand_present: false,
-            hand_seats: Vec::new(),
-        };
+        let at_rest = at_rest_with(vec![
+            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::White, Point2::new(100.0, 10.0)),
+            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        ]);
         reconcile_exits(&mut stroke, &at_rest);
         assert_eq!(stroke.stroke.pocketed.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
@@ -1293,14 +1298,7 @@ mod tests {
             queen: false,
         };
         let mut stroke = stroke_seen(before);
-        let at_rest = TrackFrame {
-            index: 40,
-            t: 2.0,
-            tracks: vec![track_of(3, Piece::Striker, Point2::new(0.0, -200.0))],
-            events: Vec::new(),
-            hand_present: false,
-            hand_seats: Vec::new(),
-        };
+        let at_rest = at_rest_with(vec![track_of(3, Piece::Striker, Point2::new(0.0, -200.0))]);
         reconcile_exits(&mut stroke, &at_rest);
         assert!(stroke.stroke.pocketed.is_empty());
     }

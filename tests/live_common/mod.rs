@@ -68,3 +68,12 @@ pub fn strokes_of(path: &Path) -> Vec<serde_json::Value> {
     let log: serde_json::Value = serde_json::from_str(&text).expect("a JSON stroke log");
     log["strokes"].as_array().cloned().unwrap_or_default()
 }
+
+/// The lines of a JSON-lines log (`events.jsonl`); none where it is missing.
+pub fn events_of(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
