@@ -71,6 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         out: args.out.clone(),
         session: SessionOptions {
             px_per_mm: args.px_per_mm,
+            // With a clip on every core, a decoding thread per clip only
+            // adds hand-over costs.
+            decode_ahead: jobs == 1,
             ..SessionOptions::default()
         },
         calibration: args.calibration.clone(),

@@ -81,6 +81,10 @@ pub struct SessionOptions {
     pub machine: StrokeMachineOptions,
     /// Write a review video of the top view with tracks and events here.
     pub overlay: Option<PathBuf>,
+    /// Decode on a thread of its own, ahead of the vision work. Faster for
+    /// one clip; a batch that already keeps every core busy with clips turns
+    /// it off, since handing frames between threads costs CPU time it needs.
+    pub decode_ahead: bool,
 }
 
 impl Default for SessionOptions {
@@ -91,6 +95,7 @@ impl Default for SessionOptions {
             tracker: TrackerOptions::default(),
             machine: StrokeMachineOptions::default(),
             overlay: None,
+            decode_ahead: true,
         }
     }
 }
@@ -152,8 +157,12 @@ pub fn track_clip(
 
     let mut referee = Referee::new(setup);
     let mut failure = None;
-    let decoded = DecodeAhead::start(reader);
-    for received in decoded.frames() {
+    let mut decoded = if options.decode_ahead {
+        Decoding::Ahead(DecodeAhead::start(reader))
+    } else {
+        Decoding::Inline(reader, None)
+    };
+    while let Some(received) = decoded.next_frame() {
         let frame = match received {
             Ok(frame) => frame,
             Err(error) => {
@@ -209,6 +218,46 @@ pub fn track_clip(
     })
 }
 
+/// Where the frames come from: decoded ahead on a thread of its own, or on
+/// demand on the caller's thread (see [`SessionOptions::decode_ahead`]).
+enum Decoding {
+    Ahead(DecodeAhead),
+    /// The reader, and the last frame handed back, whose buffer the next
+    /// frame reuses.
+    Inline(FrameReader, Option<Frame>),
+}
+
+impl Decoding {
+    /// The next frame in order, a read error that ended the clip, or `None`
+    /// at its end (after an error, too).
+    fn next_frame(&mut self) -> Option<Result<Frame, VideoError>> {
+        match self {
+            Decoding::Ahead(ahead) => ahead.frames.recv().ok(),
+            Decoding::Inline(reader, spare) => {
+                let mut frame = spare.take().unwrap_or_else(Frame::empty);
+                match reader.read_into(&mut frame) {
+                    Ok(true) => Some(Ok(frame)),
+                    Ok(false) => None,
+                    Err(error) => Some(Err(error)),
+                }
+            }
+        }
+    }
+
+    fn recycle(&mut self, frame: Frame) {
+        match self {
+            Decoding::Ahead(ahead) => ahead.recycle(frame),
+            Decoding::Inline(_, spare) => *spare = Some(frame),
+        }
+    }
+
+    fn stop(self) {
+        if let Decoding::Ahead(ahead) = self {
+            ahead.stop();
+        }
+    }
+}
+
 /// A clip decoded on its own thread, a few frames ahead of the vision work;
 /// used frames come back for reuse.
 struct DecodeAhead {
@@ -241,11 +290,6 @@ impl DecodeAhead {
             recycle,
             decoder,
         }
-    }
-
-    /// The frames in order, then a read error if one ended the clip.
-    fn frames(&self) -> mpsc::Iter<'_, Result<Frame, VideoError>> {
-        self.frames.iter()
     }
 
     fn recycle(&self, frame: Frame) {
