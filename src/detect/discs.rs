@@ -191,6 +191,9 @@ pub struct Detector {
     kernel: Mat,
     grown: Mat,
     join_kernel: Mat,
+    /// How much larger than its true radius a disc measures in this top
+    /// view (mm), learned from the carrommen seen; see [`RadiusBias`].
+    radius_bias: RadiusBias,
 }
 
 impl Detector {
@@ -235,6 +238,7 @@ impl Detector {
                     Point::new(-1, -1),
                 ),
             )?,
+            radius_bias: RadiusBias::new(frame.px_per_mm),
         })
     }
 
@@ -596,7 +600,12 @@ impl Detector {
             }
         }
         let mask = cv("reading the foreground", self.opened.data_bytes())?;
-        let striker_threshold_mm = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
+        self.radius_bias.learn(
+            accepted
+                .iter()
+                .map(|&(d, _, _)| f64::from(d) / self.frame.px_per_mm),
+        );
+        let striker_threshold_mm = self.radius_bias.striker_threshold_mm();
         let mut discs = Vec::with_capacity(accepted.len());
         for (d, x, y) in accepted {
             // Anti-aliased edge pixels count as foreground, which makes up
@@ -818,6 +827,70 @@ fn hand_band(frame: &TemplateFrame) -> EdgeBlobs {
 /// centring a disc: where a piece matches the paint under it (a black piece
 /// on a line, the Queen on a red circle) or shows a turned ring of nearly
 /// the board's colour.
+/// The striker is told from a carromman by size (ICF: up to 41.3 mm across
+/// against 30.2–31.8 mm), but a disc measured by the distance transform of
+/// its foreground comes out larger than it is by an amount that depends on
+/// the view: anti-aliased and blurred edges, a shadow at its foot, the side
+/// of a coin seen by a tilted camera. Renders and footage showed carrommen
+/// measuring 17–19 mm in radius, right on a fixed threshold halfway between
+/// the nominal sizes. The bias is the same for every disc in a view, and most
+/// discs on a board are carrommen, so the median of the radii measured, less
+/// a carromman's radius, estimates it; the threshold moves with it. It moves
+/// up only from a pixel over the nominal sizes: discs measuring small are
+/// partly missed (a light piece on a light board, a printed design taken for
+/// pieces), which says nothing of how large a whole disc measures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RadiusBias {
+    bias_mm: f64,
+    floor_mm: f64,
+    limit_mm: f64,
+    learned: bool,
+}
+
+/// A frame must show this many discs for its median radius to be a
+/// carromman's (the striker is one disc; fragments are few).
+const RADIUS_BIAS_MIN_DISCS: usize = 6;
+/// Weight of each frame's median in the running estimate of the bias.
+const RADIUS_BIAS_WEIGHT: f64 = 0.05;
+/// The bias is kept under this many px: beyond it, the top view's scale is
+/// wrong and no threshold would help.
+const RADIUS_BIAS_MAX_PX: f64 = 3.0;
+
+impl RadiusBias {
+    /// Before any carrommen are measured, and at least: a pixel of
+    /// anti-aliased edge.
+    fn new(px_per_mm: f64) -> RadiusBias {
+        RadiusBias {
+            bias_mm: 1.0 / px_per_mm,
+            floor_mm: 1.0 / px_per_mm,
+            limit_mm: RADIUS_BIAS_MAX_PX / px_per_mm,
+            learned: false,
+        }
+    }
+
+    /// Takes one frame's measured radii (mm).
+    fn learn(&mut self, radii_mm: impl Iterator<Item = f64>) {
+        let mut radii: Vec<f64> = radii_mm.collect();
+        if radii.len() < RADIUS_BIAS_MIN_DISCS {
+            return;
+        }
+        radii.sort_by(f64::total_cmp);
+        let seen =
+            (radii[radii.len() / 2] - CARROMMAN_RADIUS_MM).clamp(self.floor_mm, self.limit_mm);
+        self.bias_mm = if self.learned {
+            self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm)
+        } else {
+            seen
+        };
+        self.learned = true;
+    }
+
+    /// Measured radii (mm) at or above this are the striker's.
+    fn striker_threshold_mm(&self) -> f64 {
+        (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0 + self.bias_mm
+    }
+}
+
 const GAP_BRIDGE_PX: usize = 2;
 
 /// The centre (px) of the disc of `radius` px round (x, y): the centroid of
@@ -1124,6 +1197,45 @@ mod tests {
         let later = detector.detect(&clear, &[]).unwrap();
         assert!(later.break_arrangement);
         assert_found(&later.discs, &pieces, 0.01);
+    }
+
+    #[test]
+    fn the_striker_threshold_follows_how_large_carrommen_measure() {
+        // Carrommen measuring 18.0-18.8 mm in radius (2.5-3.3 mm over their
+        // true 15.5), one striker at 23.6: a threshold fixed halfway between
+        // the true sizes (18.1) would take half the carrommen for strikers.
+        let mut bias = RadiusBias::new(0.5);
+        let fixed = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
+        assert!(bias.striker_threshold_mm() > fixed);
+        let frame = [18.0, 18.4, 18.8, 18.4, 18.0, 18.4, 18.8, 23.6];
+        for _ in 0..50 {
+            bias.learn(frame.iter().copied());
+        }
+        let threshold = bias.striker_threshold_mm();
+        assert!(frame[..7].iter().all(|&r| r < threshold), "{threshold}");
+        assert!(23.6 >= threshold, "{threshold}");
+        assert!(18.4 >= fixed, "the fixed threshold would fail here");
+    }
+
+    #[test]
+    fn few_or_small_discs_do_not_lower_the_striker_threshold_and_it_stays_bounded() {
+        let mut bias = RadiusBias::new(0.5);
+        let start = bias.striker_threshold_mm();
+        // A striker and a hand's fragment: not enough carrommen to judge by.
+        bias.learn([23.0, 30.0].into_iter());
+        assert_eq!(bias.striker_threshold_mm(), start);
+        // Discs measuring small (partly missed, or a printed design) do not
+        // pull it below a pixel over the nominal sizes.
+        for _ in 0..500 {
+            bias.learn([11.0, 11.5, 12.0, 10.5, 11.0, 12.5, 17.0, 22.0].into_iter());
+        }
+        assert_eq!(bias.striker_threshold_mm(), start);
+        // Absurd sizes (a wrong scale) move it at most 3 px (6 mm at 0.5 px/mm).
+        for _ in 0..500 {
+            bias.learn([60.0; 8].into_iter());
+        }
+        let fixed = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
+        assert!((bias.striker_threshold_mm() - (fixed + 6.0)).abs() < 1e-6);
     }
 
     #[test]

@@ -635,14 +635,34 @@ impl StrokeMachine {
     }
 }
 
+/// Two pocketings of the same kind into the same pocket this close together
+/// (s) are one piece seen twice (its track split as it sped in), unless the
+/// count at rest says two went.
+const SAME_POCKETING_S: f64 = 0.3;
+
+/// A piece of the kind seen going in that lies at rest this near (mm) the
+/// pocket's centre after the stroke stayed on the lip: the pocketing was a
+/// bounce lost from sight.
+const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
+
 /// Squares the pieces seen leaving during a stroke with the pieces counted
 /// at rest before and after it. Tracks are lost and found again in fast
 /// motion, and a blurred carromman can pass for the striker by size, so the
-/// departures seen are only candidates: the count at rest, taken when
-/// nothing moves, says how many of each kind really left. Candidates beyond
-/// that count go to a kind that is missing one, or are dropped with an
-/// alert; a piece missing with no departure seen is never invented (the
-/// referee's count check reports it).
+/// departures seen are candidates; but the count at rest is weaker evidence
+/// than a piece seen going into a pocket (arms and printed designs pass for
+/// pieces, and a piece the tracker dropped at rest is not counted), so:
+///
+/// - a carromman seen going in is kept unless the count at rest does not
+///   miss its kind and one of that kind rests on the lip of that pocket (a
+///   bounce); the same piece seen going in twice is counted once; a "striker"
+///   seen going in while the striker lies on the board is dropped;
+/// - a piece seen leaving that the count says did not leave is renamed when
+///   exactly one kind is missing, never into the striker (a striker-sized
+///   blur is a carromman; a carromman seen is not the striker);
+/// - a piece off the board that the count does not miss is dropped.
+///
+/// Every change is an alert. A piece missing with no departure seen is never
+/// invented (the referee's count check reports it).
 fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
     let before = stroke.vision.seen_before;
     let after = SeenCount::of(&at_rest.tracks);
@@ -653,6 +673,12 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         (Piece::Queen, u32::from(before.queen && !after.queen)),
         (Piece::Striker, u32::from(!striker_on_board)),
     ];
+    let missing_of = |missing: &[(Piece, u32)], piece: Piece| {
+        missing
+            .iter()
+            .find(|(p, _)| *p == piece)
+            .map_or(0, |(_, n)| *n)
+    };
     let take = |missing: &mut [(Piece, u32)], piece: Piece| -> bool {
         missing
             .iter_mut()
@@ -660,71 +686,140 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
             .map(|(_, n)| *n -= 1)
             .is_some()
     };
-    // Departures in time order: pocketings and pieces off the board alike.
-    enum Departure {
-        Pocketed(PocketedPiece),
-        Overboard(OverboardPiece),
-    }
-    let mut departures: Vec<Departure> = stroke
-        .stroke
-        .pocketed
-        .drain(..)
-        .map(Departure::Pocketed)
-        .chain(stroke.stroke.overboard.drain(..).map(Departure::Overboard))
-        .collect();
-    let time = |d: &Departure| match d {
-        Departure::Pocketed(p) => p.t,
-        Departure::Overboard(o) => o.t,
+    let alert = |stroke: &mut SeenStroke, t: Option<f64>, message: String| {
+        stroke.vision.alerts.push(VisionNote {
+            t: t.unwrap_or(at_rest.t),
+            message,
+        });
     };
-    departures.sort_by(|a, b| time(a).unwrap_or(0.0).total_cmp(&time(b).unwrap_or(0.0)));
-    let piece_of = |d: &Departure| match d {
-        Departure::Pocketed(p) => p.piece,
-        Departure::Overboard(o) => o.piece,
-    };
-    let mut kept = vec![false; departures.len()];
-    for (i, departure) in departures.iter().enumerate() {
-        kept[i] = take(&mut missing, piece_of(departure));
-    }
-    for (i, departure) in departures.iter_mut().enumerate() {
-        if kept[i] {
-            continue;
+
+    // The same piece seen going in twice.
+    let mut pocketed: Vec<PocketedPiece> = Vec::new();
+    for p in std::mem::take(&mut stroke.stroke.pocketed) {
+        let twin = pocketed.iter().any(|q| {
+            q.piece == p.piece
+                && q.pocket == p.pocket
+                && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= SAME_POCKETING_S)
+        });
+        let same_kind = pocketed.iter().filter(|q| q.piece == p.piece).count() as u32;
+        if twin && missing_of(&missing, p.piece) <= same_kind {
+            alert(
+                stroke,
+                p.t,
+                format!("a {} seen going in twice at once is counted once", p.piece),
+            );
+        } else {
+            pocketed.push(p);
         }
-        let seen_as = piece_of(departure);
-        let only_missing: Vec<Piece> = missing
+    }
+    pocketed.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+
+    // Pieces the count misses are matched first, in time order; the rest are
+    // judged one by one.
+    let mut kept_pocketed = vec![false; pocketed.len()];
+    for (i, p) in pocketed.iter().enumerate() {
+        kept_pocketed[i] = take(&mut missing, p.piece);
+    }
+    let mut overboard = std::mem::take(&mut stroke.stroke.overboard);
+    overboard.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+    let mut kept_overboard = vec![false; overboard.len()];
+    for (i, o) in overboard.iter().enumerate() {
+        kept_overboard[i] = take(&mut missing, o.piece);
+    }
+    // The one kind the count misses, if exactly one is missing and it is a
+    // carromman (the striker is missing whenever it is taken for a carromman).
+    let renamed_to = |missing: &[(Piece, u32)]| -> Option<Piece> {
+        let kinds: Vec<Piece> = missing
             .iter()
             .filter(|(_, n)| *n > 0)
             .map(|(p, _)| *p)
             .collect();
-        let t = time(departure).unwrap_or(at_rest.t);
-        if let [piece] = only_missing[..] {
+        match kinds[..] {
+            [piece] if piece != Piece::Striker => Some(piece),
+            _ => None,
+        }
+    };
+    for (i, p) in pocketed.iter_mut().enumerate() {
+        if kept_pocketed[i] {
+            continue;
+        }
+        kept_pocketed[i] = true;
+        let seen_as = p.piece;
+        if let Some(piece) = renamed_to(&missing) {
             take(&mut missing, piece);
-            match departure {
-                Departure::Pocketed(p) => p.piece = piece,
-                Departure::Overboard(o) => o.piece = piece,
-            }
-            kept[i] = true;
-            stroke.vision.alerts.push(VisionNote {
-                t,
-                message: format!(
-                    "a piece seen as a {seen_as} left the board; the count at rest says it was a {piece}"
+            p.piece = piece;
+            alert(
+                stroke,
+                p.t,
+                format!(
+                    "a piece seen as a {seen_as} went in; the count at rest says it was a {piece}"
                 ),
-            });
+            );
+            continue;
+        }
+        let on_the_lip = p.pocket.is_some_and(|pocket| {
+            at_rest.tracks.iter().any(|t| {
+                t.piece == seen_as && (t.position - pocket_centre(pocket)).norm() <= POCKET_LIP_MM
+            })
+        });
+        if seen_as == Piece::Striker {
+            // The striker lies on the board: this was a blurred carromman
+            // of a kind the count cannot tell.
+            kept_pocketed[i] = false;
+            alert(
+                stroke,
+                p.t,
+                "a piece seen as the striker went in, but the striker is on the board".to_string(),
+            );
+        } else if on_the_lip {
+            kept_pocketed[i] = false;
+            alert(
+                stroke,
+                p.t,
+                format!("a {seen_as} seemed to go in, but one rests on the pocket's lip and the count at rest misses none"),
+            );
         } else {
-            stroke.vision.alerts.push(VisionNote {
-                t,
-                message: format!(
+            alert(
+                stroke,
+                p.t,
+                format!("a {seen_as} was seen going in, but the count at rest does not miss one"),
+            );
+        }
+    }
+    for (i, o) in overboard.iter_mut().enumerate() {
+        if kept_overboard[i] {
+            continue;
+        }
+        let seen_as = o.piece;
+        if let Some(piece) = renamed_to(&missing) {
+            take(&mut missing, piece);
+            o.piece = piece;
+            kept_overboard[i] = true;
+            alert(
+                stroke,
+                o.t,
+                format!("a piece seen as a {seen_as} left the board; the count at rest says it was a {piece}"),
+            );
+        } else {
+            alert(
+                stroke,
+                o.t,
+                format!(
                     "a {seen_as} seemed to leave the board, but the count at rest says it did not"
                 ),
-            });
+            );
         }
     }
-    for (departure, keep) in departures.into_iter().zip(kept) {
-        match departure {
-            Departure::Pocketed(p) if keep => stroke.stroke.pocketed.push(p),
-            Departure::Overboard(o) if keep => stroke.stroke.overboard.push(o),
-            _ => {}
-        }
-    }
+    stroke.stroke.pocketed = pocketed
+        .into_iter()
+        .zip(kept_pocketed)
+        .filter_map(|(p, keep)| keep.then_some(p))
+        .collect();
+    stroke.stroke.overboard = overboard
+        .into_iter()
+        .zip(kept_overboard)
+        .filter_map(|(o, keep)| keep.then_some(o))
+        .collect();
 }
 
 enum Exit {
@@ -1278,9 +1373,10 @@ mod tests {
             piece: Piece::White,
             t: Some(1.1),
         }];
+        let lip = pocket_centre(crate::geometry::Pocket::Ne) - Vector2::new(40.0, 40.0);
         let at_rest = at_rest_with(vec![
             track_of(1, Piece::White, Point2::new(10.0, 10.0)),
-            track_of(2, Piece::White, Point2::new(100.0, 10.0)),
+            track_of(2, Piece::White, lip),
             track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
         ]);
         reconcile_exits(&mut stroke, &at_rest);
@@ -1288,6 +1384,78 @@ mod tests {
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
         assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
+    }
+
+    fn pocketed_ne(piece: Piece, t: f64) -> PocketedPiece {
+        PocketedPiece {
+            piece,
+            pocket: Some(crate::geometry::Pocket::Ne),
+            t: Some(t),
+            late: false,
+        }
+    }
+
+    #[test]
+    fn a_carromman_seen_going_in_outweighs_a_count_that_misses_none() {
+        // A hand's finger counted as a white keeps the count at two; nothing
+        // white rests near the pocket, so the white seen going in went in.
+        let before = SeenCount {
+            white: 2,
+            black: 0,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![pocketed_ne(Piece::White, 1.0)];
+        let at_rest = at_rest_with(vec![
+            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::White, Point2::new(-100.0, -300.0)),
+            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        ]);
+        reconcile_exits(&mut stroke, &at_rest);
+        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::White, 1.0)]);
+        assert_eq!(stroke.vision.alerts.len(), 1, "{:?}", stroke.vision.alerts);
+    }
+
+    #[test]
+    fn one_piece_seen_going_in_twice_is_counted_once() {
+        let before = SeenCount {
+            white: 0,
+            black: 3,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![
+            pocketed_ne(Piece::Black, 1.0),
+            pocketed_ne(Piece::Black, 1.1),
+        ];
+        let two_left = vec![
+            track_of(1, Piece::Black, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
+            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        ];
+        let mut once = stroke.clone();
+        reconcile_exits(&mut once, &at_rest_with(two_left.clone()));
+        assert_eq!(once.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
+        // When the count says two went, both are kept.
+        let mut twice = stroke;
+        reconcile_exits(&mut twice, &at_rest_with(two_left[1..].to_vec()));
+        assert_eq!(twice.stroke.pocketed.len(), 2, "{:?}", twice.stroke);
+    }
+
+    #[test]
+    fn a_carromman_seen_going_in_is_never_renamed_the_striker() {
+        // The striker lies unseen (taken for a white) and the white seen
+        // going in is counted back by a ghost: the striker is "missing".
+        let before = SeenCount {
+            white: 1,
+            black: 0,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![pocketed_ne(Piece::White, 1.0)];
+        let at_rest = at_rest_with(vec![track_of(1, Piece::White, Point2::new(10.0, 10.0))]);
+        reconcile_exits(&mut stroke, &at_rest);
+        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::White, 1.0)]);
     }
 
     #[test]
