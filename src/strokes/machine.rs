@@ -610,10 +610,20 @@ impl StrokeMachine {
                 if piece == Piece::Striker {
                     continue;
                 }
-                if let (Exit::Pocket(pocket), Some(last)) = (
-                    where_it_went(&options, last_seen, heading_to),
-                    self.finished.last_mut(),
-                ) {
+                let Some(last) = self.finished.last_mut() else {
+                    continue;
+                };
+                // A piece teeters on the lip for a moment, not for seconds: a
+                // track lost by a pocket later is a hand's ghost or a blur.
+                if last
+                    .vision
+                    .rest
+                    .as_ref()
+                    .is_some_and(|rest| t - rest.t > LATE_POCKETING_S)
+                {
+                    continue;
+                }
+                if let Exit::Pocket(pocket) = where_it_went(&options, last_seen, heading_to) {
                     last.stroke.pocketed.push(PocketedPiece {
                         piece,
                         pocket: Some(pocket),
@@ -639,6 +649,15 @@ impl StrokeMachine {
 /// (s) are one piece seen twice (its track split as it sped in), unless the
 /// count at rest says two went.
 const SAME_POCKETING_S: f64 = 0.3;
+
+/// Two pocketings of the same kind into the same pocket within this time (s,
+/// about two frames at 30 fps) are one piece whatever the count says: two
+/// carrommen cannot pass through one pocket's mouth together.
+const SAME_POCKETING_SURELY_S: f64 = 0.07;
+
+/// A piece lost by a pocket this long (s) after the stroke came to rest did
+/// not drop in late.
+const LATE_POCKETING_S: f64 = 1.0;
 
 /// A piece of the kind seen going in that lies at rest this near (mm) the
 /// pocket's centre after the stroke stayed on the lip: the pocketing was a
@@ -696,13 +715,17 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
     // The same piece seen going in twice.
     let mut pocketed: Vec<PocketedPiece> = Vec::new();
     for p in std::mem::take(&mut stroke.stroke.pocketed) {
-        let twin = pocketed.iter().any(|q| {
-            q.piece == p.piece
-                && q.pocket == p.pocket
-                && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= SAME_POCKETING_S)
-        });
+        let twin_within = |seconds: f64| {
+            pocketed.iter().any(|q| {
+                q.piece == p.piece
+                    && q.pocket == p.pocket
+                    && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= seconds)
+            })
+        };
         let same_kind = pocketed.iter().filter(|q| q.piece == p.piece).count() as u32;
-        if twin && missing_of(&missing, p.piece) <= same_kind {
+        if twin_within(SAME_POCKETING_SURELY_S)
+            || (twin_within(SAME_POCKETING_S) && missing_of(&missing, p.piece) <= same_kind)
+        {
             alert(
                 stroke,
                 p.t,
@@ -1051,6 +1074,53 @@ mod tests {
         );
         assert_eq!(strokes[0].vision.placement, Some(Placement::Legal));
         assert_eq!(strokes[0].vision.seen_before.black, 1);
+    }
+
+    /// The striker shot from north into the SW pocket; a black lying on the
+    /// NE pocket's lip drops out of sight at frame `drops_at`.
+    fn black_on_the_lip_frames(drops_at: u32) -> impl Iterator<Item = Vec<Detection>> {
+        let target = pocket_centre(Pocket::Sw);
+        let lip = pocket_centre(Pocket::Ne) - Vector2::new(20.0, 20.0);
+        (0..drops_at + 20).map(move |i| {
+            let mut discs = Vec::new();
+            if i < drops_at {
+                discs.push(disc(Piece::Black, lip));
+            }
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            } else if i < 20 {
+                let f = f64::from(i - 10) / 10.0;
+                discs.push(disc(
+                    Piece::Striker,
+                    placed_north() + (target - placed_north()) * f,
+                ));
+            }
+            discs
+        })
+    }
+
+    #[test]
+    fn a_piece_dropping_in_just_after_rest_is_a_late_pocketing_but_not_seconds_later() {
+        let late_blacks = |drops_at| {
+            let strokes = run(black_on_the_lip_frames(drops_at));
+            assert_eq!(strokes.len(), 1, "{strokes:?}");
+            let rest_t = strokes[0].vision.rest.as_ref().map_or(f64::NAN, |r| r.t);
+            let blacks: Vec<PocketedPiece> = strokes[0]
+                .stroke
+                .pocketed
+                .iter()
+                .filter(|p| p.piece == Piece::Black)
+                .cloned()
+                .collect();
+            (rest_t, blacks)
+        };
+        let (rest_t, soon) = late_blacks(45);
+        assert!(rest_t < 45.0 * FRAME_S, "at rest at {rest_t} s");
+        assert_eq!(soon.len(), 1, "{soon:?}");
+        assert!(soon[0].late);
+        assert_eq!(soon[0].pocket, Some(Pocket::Ne));
+        let (_, much_later) = late_blacks(150);
+        assert!(much_later.is_empty(), "{much_later:?}");
     }
 
     /// A black at rest for a second, the striker placed at north for the
@@ -1414,6 +1484,26 @@ mod tests {
         reconcile_exits(&mut stroke, &at_rest);
         assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::White, 1.0)]);
         assert_eq!(stroke.vision.alerts.len(), 1, "{:?}", stroke.vision.alerts);
+    }
+
+    #[test]
+    fn one_piece_seen_going_in_twice_within_two_frames_is_counted_once_whatever_the_count() {
+        let before = SeenCount {
+            white: 0,
+            black: 3,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![
+            pocketed_ne(Piece::Black, 1.0),
+            pocketed_ne(Piece::Black, 1.0 + FRAME_S),
+        ];
+        // Two blacks lost at rest: the count misses two.
+        reconcile_exits(
+            &mut stroke,
+            &at_rest_with(vec![track_of(1, Piece::Black, Point2::new(10.0, 10.0))]),
+        );
+        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
     }
 
     #[test]
