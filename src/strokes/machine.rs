@@ -675,9 +675,11 @@ const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
 ///   miss its kind and one of that kind rests on the lip of that pocket (a
 ///   bounce); the same piece seen going in twice is counted once; a "striker"
 ///   seen going in while the striker lies on the board is dropped;
-/// - a piece seen leaving that the count says did not leave is renamed when
-///   exactly one kind is missing, never into the striker (a striker-sized
-///   blur is a carromman; a carromman seen is not the striker);
+/// - a "striker" seen going in, or a piece seen leaving over the edge, that
+///   the count says did not leave is renamed when exactly one kind is
+///   missing, never into the striker (a striker-sized blur is a carromman; a
+///   carromman seen is not the striker); a carromman seen going in keeps the
+///   colour it was seen in;
 /// - a piece off the board that the count does not miss is dropped.
 ///
 /// Every change is an alert. A piece missing with no departure seen is never
@@ -768,7 +770,9 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         }
         kept_pocketed[i] = true;
         let seen_as = p.piece;
-        if let Some(piece) = renamed_to(&missing) {
+        // Only the "striker" is renamed: a carromman's colour seen going in
+        // outweighs a count that misses another kind.
+        if let Some(piece) = renamed_to(&missing).filter(|_| seen_as == Piece::Striker) {
             take(&mut missing, piece);
             p.piece = piece;
             alert(
@@ -1530,6 +1534,25 @@ mod tests {
         let mut twice = stroke;
         reconcile_exits(&mut twice, &at_rest_with(two_left[1..].to_vec()));
         assert_eq!(twice.stroke.pocketed.len(), 2, "{:?}", twice.stroke);
+    }
+
+    #[test]
+    fn a_carromman_seen_going_in_keeps_its_colour_against_the_count() {
+        // A white lost at rest makes the count miss a white, not a black.
+        let before = SeenCount {
+            white: 2,
+            black: 1,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![pocketed_ne(Piece::Black, 1.0)];
+        let at_rest = at_rest_with(vec![
+            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
+            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        ]);
+        reconcile_exits(&mut stroke, &at_rest);
+        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
     }
 
     #[test]
