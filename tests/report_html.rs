@@ -85,13 +85,33 @@ fn a_batch_output_with_its_video_gets_thumbnails() {
         &out.to_string_lossy(),
     ]);
     let html = dir.path().join("report.html");
-    run_ok(&[
-        "report",
-        &out.to_string_lossy(),
-        "--html",
-        &html.to_string_lossy(),
-    ]);
-    let page = std::fs::read_to_string(&html).unwrap();
+    let report = || {
+        run_ok(&[
+            "report",
+            &out.to_string_lossy(),
+            "--html",
+            &html.to_string_lossy(),
+        ]);
+        std::fs::read_to_string(&html).unwrap()
+    };
+    // A file played is never dropped or bumped: no session events.
+    assert!(!report().contains("Session events"));
+    // The session's events as `carrom live` journals them from a camera.
+    let events = [
+        r#"{"t":12.5,"kind":"dropout","message":"camera 0 stopped sending frames"}"#,
+        r#"{"t":14.0,"kind":"recalibrated","message":"the board moved 9.1 px; refitted","file":"calibration-1.json"}"#,
+    ];
+    std::fs::write(out.join("events.jsonl"), events.join("\n") + "\n").unwrap();
+    let page = report();
+    assert!(page.contains("<h2>Session events</h2>"));
+    for needle in [
+        "camera 0 stopped sending frames",
+        "the board moved 9.1 px; refitted",
+        "calibration-1.json",
+        "12.5 s",
+    ] {
+        assert!(page.contains(needle), "{needle} missing");
+    }
     let entries = board_log_strokes(&out.join("boardlog.json"));
     assert!(
         !entries.is_empty(),

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use carrom::contract::{BoardLog, StrokeLog};
-use carrom::live::journal::{read_positions, SESSION_FILE};
+use carrom::live::journal::{read_events, read_positions, EVENTS_FILE, SESSION_FILE};
 use carrom::live::SessionInfo;
-use carrom::report::html::{match_page, thumbnails, PageExtras};
+use carrom::report::html::{match_page, thumbnails, PageExtras, SessionEvent};
 
 /// Write a match report as one HTML page.
 #[derive(Debug, clap::Args)]
@@ -37,6 +37,7 @@ struct Sources {
     boards: PathBuf,
     strokes: Option<PathBuf>,
     positions: Option<PathBuf>,
+    events: Option<PathBuf>,
     video: Option<PathBuf>,
 }
 
@@ -55,6 +56,7 @@ fn find_sources(args: &Args) -> anyhow::Result<Sources> {
             boards: dir.join(carrom::batch::BOARDS_FILE),
             strokes: existing(dir.join(carrom::batch::STROKES_FILE)),
             positions: existing(dir.join(carrom::live::journal::POSITIONS_FILE)),
+            events: existing(dir.join(EVENTS_FILE)),
             video,
         }
     } else {
@@ -65,6 +67,7 @@ fn find_sources(args: &Args) -> anyhow::Result<Sources> {
                 .as_ref()
                 .and_then(|s| existing(with_suffix(s, ".strokes.json"))),
             positions: None,
+            events: None,
             video: stem.as_ref().and_then(|s| existing(with_suffix(s, ".mp4"))),
         }
     };
@@ -114,6 +117,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => None,
     };
+    let events: Option<Vec<SessionEvent>> = match &sources.events {
+        Some(path) => Some(
+            read_events(path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .into_iter()
+                .map(|e| SessionEvent {
+                    t: e.t,
+                    kind: e.kind,
+                    message: e.message,
+                    file: e.file,
+                })
+                .collect(),
+        ),
+        None => None,
+    };
     let shots = match (&sources.video, &strokes) {
         (Some(video), Some(log)) => {
             let times: Vec<Option<f64>> = log.strokes.iter().map(|s| s.t).collect();
@@ -138,6 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         positions: positions.as_deref(),
         thumbnails: shots.as_deref(),
         title: Some(&title),
+        events: events.as_deref(),
     };
     let page = match_page(&boards, &extras);
     std::fs::write(&args.html, page)

@@ -206,6 +206,12 @@ pub fn read_journal(path: &Path) -> Result<Vec<Stroke>, JournalError> {
     Ok(strokes)
 }
 
+/// The session's events (drop-outs, reconnections, recalibrations, frame
+/// timing), in the order they happened.
+pub fn read_events(path: &Path) -> Result<Vec<EventRecord>, JournalError> {
+    read_lines(path)
+}
+
 /// The piece positions after each stroke, by stroke index.
 pub fn read_positions(path: &Path) -> Result<Vec<Option<Vec<PiecePosition>>>, JournalError> {
     let records: Vec<PositionsRecord> = read_lines(path)?;

@@ -247,6 +247,22 @@ pub struct PageExtras<'a> {
     pub thumbnails: Option<&'a [Option<Vec<u8>>]>,
     /// Page title (e.g. the clip's name).
     pub title: Option<&'a str>,
+    /// A live session's events: camera drop-outs and reconnections,
+    /// recalibrations, how the frames were timed.
+    pub events: Option<&'a [SessionEvent]>,
+}
+
+/// One event of a live session, as the report shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionEvent {
+    /// Session time, seconds.
+    pub t: f64,
+    /// `dropout`, `reconnected`, `recalibrated`, `timing`…
+    pub kind: String,
+    /// What happened, in words.
+    pub message: String,
+    /// A file the event wrote (a refitted calibration), if any.
+    pub file: Option<String>,
 }
 
 /// Stylesheet shared by the report and the live page.
@@ -284,6 +300,10 @@ pub fn match_page(boards: &BoardLog, extras: &PageExtras<'_>) -> String {
     let alerts = alerts_table(boards, extras.strokes);
     if !alerts.is_empty() {
         let _ = write!(page, "<h2>Alerts</h2>{alerts}");
+    }
+    let events = events_table(extras.events.unwrap_or_default());
+    if !events.is_empty() {
+        let _ = write!(page, "<h2>Session events</h2>{events}");
     }
     page.push_str("<h2>Strokes</h2>");
     for board in &boards.boards {
@@ -376,6 +396,25 @@ fn stroke_section(stroke: &StrokeEntry, extras: &PageExtras<'_>) -> String {
     }
     html.push_str("</div></div>");
     html
+}
+
+/// A live session's events as a table: when, what, and the file written.
+fn events_table(events: &[SessionEvent]) -> String {
+    if events.is_empty() {
+        return String::new();
+    }
+    let mut rows = String::new();
+    for event in events {
+        let _ = write!(
+            rows,
+            "<tr class=\"event\"><td>{:.1} s</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            event.t,
+            escape(&event.kind),
+            escape(&event.message),
+            escape(event.file.as_deref().unwrap_or(""))
+        );
+    }
+    format!("<table><tr><th>time</th><th>event</th><th>what happened</th><th>file</th></tr>{rows}</table>")
 }
 
 /// Every alert of the match, from the laws and from the vision, as a table.
