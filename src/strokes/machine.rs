@@ -1050,20 +1050,28 @@ mod tests {
         )
     }
 
-    #[test]
-    fn a_straight_shot_into_a_pocket_is_one_stroke_from_north() {
+    /// Frame `i` of the striker placed at north for ten frames, then shot
+    /// straight into the SW pocket in ten.
+    fn striker_shot_north_to_sw(i: u32) -> Option<Detection> {
         let target = pocket_centre(Pocket::Sw);
-        let frames = (0..60).map(|i| {
-            let mut discs = vec![disc(Piece::Black, Point2::new(200.0, 0.0))];
-            if i < 10 {
-                discs.push(disc(Piece::Striker, placed_north()));
-            } else if i < 20 {
+        match i {
+            0..10 => Some(disc(Piece::Striker, placed_north())),
+            10..20 => {
                 let f = f64::from(i - 10) / 10.0;
-                discs.push(disc(
+                Some(disc(
                     Piece::Striker,
                     placed_north() + (target - placed_north()) * f,
-                ));
+                ))
             }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_straight_shot_into_a_pocket_is_one_stroke_from_north() {
+        let frames = (0..60).map(|i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(200.0, 0.0))];
+            discs.extend(striker_shot_north_to_sw(i));
             discs
         });
         let strokes = run(frames);
@@ -1083,22 +1091,13 @@ mod tests {
     /// The striker shot from north into the SW pocket; a black lying on the
     /// NE pocket's lip drops out of sight at frame `drops_at`.
     fn black_on_the_lip_frames(drops_at: u32) -> impl Iterator<Item = Vec<Detection>> {
-        let target = pocket_centre(Pocket::Sw);
         let lip = pocket_centre(Pocket::Ne) - Vector2::new(20.0, 20.0);
         (0..drops_at + 20).map(move |i| {
             let mut discs = Vec::new();
             if i < drops_at {
                 discs.push(disc(Piece::Black, lip));
             }
-            if i < 10 {
-                discs.push(disc(Piece::Striker, placed_north()));
-            } else if i < 20 {
-                let f = f64::from(i - 10) / 10.0;
-                discs.push(disc(
-                    Piece::Striker,
-                    placed_north() + (target - placed_north()) * f,
-                ));
-            }
+            discs.extend(striker_shot_north_to_sw(i));
             discs
         })
     }
@@ -1469,106 +1468,92 @@ mod tests {
         }
     }
 
+    /// The pocketings left after squaring `pocketed` with a count before of
+    /// (white, black) and the pieces `resting` (kind, x, y) after.
+    fn reconciled(
+        (white, black): (u32, u32),
+        pocketed: Vec<PocketedPiece>,
+        resting: &[(Piece, f64, f64)],
+    ) -> Vec<PocketedPiece> {
+        let before = SeenCount {
+            white,
+            black,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = pocketed;
+        let tracks = resting
+            .iter()
+            .enumerate()
+            .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
+            .collect();
+        reconcile_exits(&mut stroke, &at_rest_with(tracks));
+        stroke.stroke.pocketed
+    }
+
+    const STRIKER_AT_REST: (Piece, f64, f64) = (Piece::Striker, 0.0, -200.0);
+
     #[test]
     fn a_carromman_seen_going_in_outweighs_a_count_that_misses_none() {
         // A hand's finger counted as a white keeps the count at two; nothing
         // white rests near the pocket, so the white seen going in went in.
-        let before = SeenCount {
-            white: 2,
-            black: 0,
-            queen: false,
-        };
-        let mut stroke = stroke_seen(before);
-        stroke.stroke.pocketed = vec![pocketed_ne(Piece::White, 1.0)];
-        let at_rest = at_rest_with(vec![
-            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
-            track_of(2, Piece::White, Point2::new(-100.0, -300.0)),
-            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
-        ]);
-        reconcile_exits(&mut stroke, &at_rest);
-        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::White, 1.0)]);
-        assert_eq!(stroke.vision.alerts.len(), 1, "{:?}", stroke.vision.alerts);
+        let seen = vec![pocketed_ne(Piece::White, 1.0)];
+        let resting = [
+            (Piece::White, 10.0, 10.0),
+            (Piece::White, -100.0, -300.0),
+            STRIKER_AT_REST,
+        ];
+        assert_eq!(reconciled((2, 0), seen.clone(), &resting), seen);
     }
 
     #[test]
     fn one_piece_seen_going_in_twice_within_two_frames_is_counted_once_whatever_the_count() {
-        let before = SeenCount {
-            white: 0,
-            black: 3,
-            queen: false,
-        };
-        let mut stroke = stroke_seen(before);
-        stroke.stroke.pocketed = vec![
+        let seen = vec![
             pocketed_ne(Piece::Black, 1.0),
             pocketed_ne(Piece::Black, 1.0 + FRAME_S),
         ];
         // Two blacks lost at rest: the count misses two.
-        reconcile_exits(
-            &mut stroke,
-            &at_rest_with(vec![track_of(1, Piece::Black, Point2::new(10.0, 10.0))]),
-        );
-        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
+        let resting = [(Piece::Black, 10.0, 10.0)];
+        assert_eq!(reconciled((0, 3), seen.clone(), &resting), seen[..1]);
     }
 
     #[test]
     fn one_piece_seen_going_in_twice_is_counted_once() {
-        let before = SeenCount {
-            white: 0,
-            black: 3,
-            queen: false,
-        };
-        let mut stroke = stroke_seen(before);
-        stroke.stroke.pocketed = vec![
+        let seen = vec![
             pocketed_ne(Piece::Black, 1.0),
             pocketed_ne(Piece::Black, 1.1),
         ];
-        let two_left = vec![
-            track_of(1, Piece::Black, Point2::new(10.0, 10.0)),
-            track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
-            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        let two_left = [
+            (Piece::Black, 10.0, 10.0),
+            (Piece::Black, -100.0, 10.0),
+            STRIKER_AT_REST,
         ];
-        let mut once = stroke.clone();
-        reconcile_exits(&mut once, &at_rest_with(two_left.clone()));
-        assert_eq!(once.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
+        assert_eq!(reconciled((0, 3), seen.clone(), &two_left), seen[..1]);
         // When the count says two went, both are kept.
-        let mut twice = stroke;
-        reconcile_exits(&mut twice, &at_rest_with(two_left[1..].to_vec()));
-        assert_eq!(twice.stroke.pocketed.len(), 2, "{:?}", twice.stroke);
+        assert_eq!(reconciled((0, 3), seen.clone(), &two_left[1..]), seen);
     }
 
     #[test]
     fn a_carromman_seen_going_in_keeps_its_colour_against_the_count() {
         // A white lost at rest makes the count miss a white, not a black.
-        let before = SeenCount {
-            white: 2,
-            black: 1,
-            queen: false,
-        };
-        let mut stroke = stroke_seen(before);
-        stroke.stroke.pocketed = vec![pocketed_ne(Piece::Black, 1.0)];
-        let at_rest = at_rest_with(vec![
-            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
-            track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
-            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
-        ]);
-        reconcile_exits(&mut stroke, &at_rest);
-        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::Black, 1.0)]);
+        let seen = vec![pocketed_ne(Piece::Black, 1.0)];
+        let resting = [
+            (Piece::White, 10.0, 10.0),
+            (Piece::Black, -100.0, 10.0),
+            STRIKER_AT_REST,
+        ];
+        assert_eq!(reconciled((2, 1), seen.clone(), &resting), seen);
     }
 
     #[test]
     fn a_carromman_seen_going_in_is_never_renamed_the_striker() {
         // The striker lies unseen (taken for a white) and the white seen
         // going in is counted back by a ghost: the striker is "missing".
-        let before = SeenCount {
-            white: 1,
-            black: 0,
-            queen: false,
-        };
-        let mut stroke = stroke_seen(before);
-        stroke.stroke.pocketed = vec![pocketed_ne(Piece::White, 1.0)];
-        let at_rest = at_rest_with(vec![track_of(1, Piece::White, Point2::new(10.0, 10.0))]);
-        reconcile_exits(&mut stroke, &at_rest);
-        assert_eq!(stroke.stroke.pocketed, vec![pocketed_ne(Piece::White, 1.0)]);
+        let seen = vec![pocketed_ne(Piece::White, 1.0)];
+        assert_eq!(
+            reconciled((1, 0), seen.clone(), &[(Piece::White, 10.0, 10.0)]),
+            seen
+        );
     }
 
     #[test]
