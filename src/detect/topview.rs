@@ -193,6 +193,9 @@ impl TopView {
 /// (`INTER_BITS`): positions are in 1/32 pixel.
 const FRACTION_BITS: u32 = 5;
 
+/// How many view pixels ahead [`BilinearRemap`] fetches the frame's rows.
+const PREFETCH_AHEAD: usize = 128;
+
 /// The fixed-point weights sum to this (`INTER_REMAP_COEF_SCALE`).
 const WEIGHT_ONE: i32 = 1 << 15;
 
@@ -316,8 +319,8 @@ impl BilinearRemap {
     fn warp_avx2(&self, src: &[u8], dst: &mut [u8]) {
         use std::arch::x86_64::{
             _mm_add_epi32, _mm_cvtsi128_si32, _mm_cvtsi64_si128, _mm_madd_epi16, _mm_packs_epi32,
-            _mm_packus_epi16, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128, _mm_shuffle_epi8,
-            _mm_srai_epi32,
+            _mm_packus_epi16, _mm_prefetch, _mm_set1_epi32, _mm_setr_epi8, _mm_setzero_si128,
+            _mm_shuffle_epi8, _mm_srai_epi32, _MM_HINT_T0,
         };
         let (width, _) = self.size;
         let row = 3 * width;
@@ -330,12 +333,28 @@ impl BilinearRemap {
                 .and_then(<[u8]>::first_chunk::<8>)
                 .map_or(0, |bytes| i64::from_le_bytes(*bytes))
         };
+        // The frame comes from another thread and is seldom in this core's
+        // cache: its rows are fetched this many view pixels ahead.
+        let ahead = self
+            .taps
+            .iter()
+            .skip(PREFETCH_AHEAD)
+            .chain(std::iter::repeat(&u32::MAX));
         let pixels = self
             .taps
             .iter()
+            .zip(ahead)
             .zip(&self.fractions)
             .zip(dst.chunks_exact_mut(3));
-        for ((&tap, &fraction), out) in pixels {
+        for (((&tap, &next), &fraction), out) in pixels {
+            if next != u32::MAX {
+                let next = next as usize;
+                // A prefetch reads nothing and never faults; the addresses
+                // lie in `src` anyway (`taps` holds offsets of readable rows).
+                let base = src.as_ptr();
+                _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(next).cast());
+                _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(next + row).cast());
+            }
             if tap == u32::MAX {
                 continue;
             }
