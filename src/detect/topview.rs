@@ -196,6 +196,9 @@ const FRACTION_BITS: u32 = 5;
 /// How many view pixels ahead [`BilinearRemap`] fetches the frame's rows.
 const PREFETCH_AHEAD: usize = 128;
 
+/// Fractions (column and row together) in OpenCV's weight table.
+const FRACTIONS: usize = 1 << (2 * FRACTION_BITS);
+
 /// The fixed-point weights sum to this (`INTER_REMAP_COEF_SCALE`).
 const WEIGHT_ONE: i32 = 1 << 15;
 
@@ -218,7 +221,7 @@ struct BilinearRemap {
     fractions: Vec<u16>,
     /// Weights by fraction, as (top-left, top-right) and (bottom-left,
     /// bottom-right) pairs of 16-bit integers.
-    weights: Vec<[u32; 2]>,
+    weights: Box<[[u32; 2]; FRACTIONS]>,
     /// Top-view pixels near or past the source's border: index, source
     /// column and row of the top-left neighbour, fraction.
     edges: Vec<(usize, i32, i32, u16)>,
@@ -328,40 +331,34 @@ impl BilinearRemap {
         // 16-bit (B left, B right, G left, G right, R left, R right, 0, 0).
         let pairs = _mm_setr_epi8(0, -1, 3, -1, 1, -1, 4, -1, 2, -1, 5, -1, -1, -1, -1, -1);
         let half = _mm_set1_epi32(WEIGHT_ONE / 2);
-        let eight = |offset: usize| -> i64 {
-            src.get(offset..)
-                .and_then(<[u8]>::first_chunk::<8>)
-                .map_or(0, |bytes| i64::from_le_bytes(*bytes))
+        let n = self.taps.len().min(self.fractions.len()).min(dst.len() / 3);
+        let (taps, fractions) = (&self.taps[..n], &self.fractions[..n]);
+        // The largest top-left offset whose two rows of 8 bytes can be read;
+        // `u32::MAX`, the mark of an edge pixel, always lies past it.
+        let Some(last) = src.len().checked_sub(row + 8) else {
+            return;
         };
-        // The frame comes from another thread and is seldom in this core's
-        // cache: its rows are fetched this many view pixels ahead.
-        let ahead = self
-            .taps
-            .iter()
-            .skip(PREFETCH_AHEAD)
-            .chain(std::iter::repeat(&u32::MAX));
-        let pixels = self
-            .taps
-            .iter()
-            .zip(ahead)
-            .zip(&self.fractions)
-            .zip(dst.chunks_exact_mut(3));
-        for (((&tap, &next), &fraction), out) in pixels {
-            if next != u32::MAX {
-                let next = next as usize;
-                // A prefetch reads nothing and never faults; the addresses
-                // lie in `src` anyway (`taps` holds offsets of readable rows).
-                let base = src.as_ptr();
-                _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(next).cast());
-                _mm_prefetch::<_MM_HINT_T0>(base.wrapping_add(next + row).cast());
+        for p in 0..n {
+            // The frame comes from another thread and is seldom in this
+            // core's cache: its rows are fetched this many pixels ahead. A
+            // prefetch reads nothing and never faults.
+            let next = taps
+                .get(p + PREFETCH_AHEAD)
+                .map_or(usize::MAX, |&t| t as usize);
+            if next <= last {
+                _mm_prefetch::<_MM_HINT_T0>(src.as_ptr().wrapping_add(next).cast());
+                _mm_prefetch::<_MM_HINT_T0>(src.as_ptr().wrapping_add(next + row).cast());
             }
-            if tap == u32::MAX {
+            let tap = taps[p] as usize;
+            if tap > last {
                 continue;
             }
-            let offset = tap as usize;
-            let [top_weights, bottom_weights] = self.weights[usize::from(fraction)];
-            let top = _mm_shuffle_epi8(_mm_cvtsi64_si128(eight(offset)), pairs);
-            let bottom = _mm_shuffle_epi8(_mm_cvtsi64_si128(eight(offset + row)), pairs);
+            let eight = |offset: usize| -> i64 {
+                i64::from_le_bytes(src[offset..offset + 8].try_into().unwrap_or([0; 8]))
+            };
+            let [top_weights, bottom_weights] = self.weights[usize::from(fractions[p]) % FRACTIONS];
+            let top = _mm_shuffle_epi8(_mm_cvtsi64_si128(eight(tap)), pairs);
+            let bottom = _mm_shuffle_epi8(_mm_cvtsi64_si128(eight(tap + row)), pairs);
             let sum = _mm_add_epi32(
                 _mm_madd_epi16(top, _mm_set1_epi32(top_weights as i32)),
                 _mm_madd_epi16(bottom, _mm_set1_epi32(bottom_weights as i32)),
@@ -369,7 +366,7 @@ impl BilinearRemap {
             let value = _mm_srai_epi32::<15>(_mm_add_epi32(sum, half));
             let bytes = _mm_packus_epi16(_mm_packs_epi32(value, value), _mm_setzero_si128());
             let bgr = (_mm_cvtsi128_si32(bytes) as u32).to_le_bytes();
-            out.copy_from_slice(&bgr[..3]);
+            dst[3 * p..3 * p + 3].copy_from_slice(&bgr[..3]);
         }
     }
 
@@ -379,7 +376,7 @@ impl BilinearRemap {
         let (width, height) = self.size;
         let (w, h) = (width as i32, height as i32);
         for &(i, x, y, fraction) in &self.edges {
-            let [top, bottom] = self.weights[usize::from(fraction)];
+            let [top, bottom] = self.weights[usize::from(fraction) % FRACTIONS];
             let weights =
                 [top & 0xffff, top >> 16, bottom & 0xffff, bottom >> 16].map(|v| v as i32);
             let corners = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)];
@@ -413,28 +410,28 @@ impl BilinearRemap {
 /// saturates to 32767, and OpenCV's adjustment (which looks one entry past
 /// the 2×2 kernel, at weights not yet computed, hence 0) puts the missing
 /// unit on the bottom-right weight.
-fn weight_table() -> Vec<[u32; 2]> {
+fn weight_table() -> Box<[[u32; 2]; FRACTIONS]> {
     let steps = 1usize << FRACTION_BITS;
+    let mut table = Box::new([[0u32; 2]; FRACTIONS]);
     let scale = 1.0f32 / steps as f32;
     let linear = |i: usize| [1.0f32 - i as f32 * scale, i as f32 * scale];
-    (0..steps * steps)
-        .map(|k| {
-            let (ys, xs) = (linear(k / steps), linear(k % steps));
-            let mut w = [0i32; 4];
-            for (k1, vy) in ys.iter().enumerate() {
-                for (k2, vx) in xs.iter().enumerate() {
-                    let v = (vy * vx * WEIGHT_ONE as f32).round_ties_even();
-                    w[2 * k1 + k2] = (v as i32).clamp(i32::from(i16::MIN), i32::from(i16::MAX));
-                }
+    for (k, entry) in table.iter_mut().enumerate() {
+        let (ys, xs) = (linear(k / steps), linear(k % steps));
+        let mut w = [0i32; 4];
+        for (k1, vy) in ys.iter().enumerate() {
+            for (k2, vx) in xs.iter().enumerate() {
+                let v = (vy * vx * WEIGHT_ONE as f32).round_ties_even();
+                w[2 * k1 + k2] = (v as i32).clamp(i32::from(i16::MIN), i32::from(i16::MAX));
             }
-            let missing = WEIGHT_ONE - w.iter().sum::<i32>();
-            if missing > 0 {
-                w[3] += missing;
-            }
-            let pair = |a: i32, b: i32| (a as u16 as u32) | ((b as u16 as u32) << 16);
-            [pair(w[0], w[1]), pair(w[2], w[3])]
-        })
-        .collect()
+        }
+        let missing = WEIGHT_ONE - w.iter().sum::<i32>();
+        if missing > 0 {
+            w[3] += missing;
+        }
+        let pair = |a: i32, b: i32| (a as u16 as u32) | ((b as u16 as u32) << 16);
+        *entry = [pair(w[0], w[1]), pair(w[2], w[3])];
+    }
+    table
 }
 
 #[cfg(test)]
