@@ -52,6 +52,8 @@ pub struct Background {
     gain: f32,
     threshold: f32,
     scratch: Vec<f32>,
+    /// The sampled known pixels of the frame being compared: model and frame.
+    samples: Vec<([f32; 3], [u8; 3])>,
     prior: Option<BoardPrior>,
     prior_threshold: f32,
     differs: Vec<bool>,
@@ -71,6 +73,7 @@ impl Background {
             gain: 1.0,
             threshold: MIN_THRESHOLD,
             scratch: Vec::new(),
+            samples: Vec::new(),
             prior: None,
             prior_threshold: MIN_THRESHOLD,
             differs: vec![false; width * height],
@@ -245,22 +248,28 @@ impl Background {
     /// threshold are re-estimated from this frame first, so flicker and
     /// sensor noise do not turn the whole board into foreground.
     pub fn foreground(&mut self, bgr: &[u8], mask: &mut [u8]) {
-        self.estimate_gain(bgr);
-        let gain = self.gain;
-        let difference = |mean: &[f32], pixel: &[u8]| -> f32 {
-            (0..3)
-                .map(|c| (f32::from(pixel[c]) - gain * mean[c]).abs())
-                .fold(0.0, f32::max)
-        };
-        self.scratch.clear();
-        for i in (0..self.known.len()).step_by(SAMPLE_STRIDE) {
-            if self.known[i] {
-                let d = difference(&self.mean[3 * i..3 * i + 3], &bgr[3 * i..3 * i + 3]);
-                self.scratch.push(d);
-            }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2, the only
+            // requirement of `foreground_avx2`.
+            unsafe { self.foreground_avx2(bgr, mask) };
+            return;
         }
-        let typical = median(&mut self.scratch).unwrap_or(0.0);
-        self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
+        self.foreground_portable(bgr, mask);
+    }
+
+    /// [`Background::foreground`] compiled for AVX2: the same operations in
+    /// the same order on wider vectors, so the same results bit for bit.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn foreground_avx2(&mut self, bgr: &[u8], mask: &mut [u8]) {
+        self.foreground_portable(bgr, mask);
+    }
+
+    #[inline(always)]
+    fn foreground_portable(&mut self, bgr: &[u8], mask: &mut [u8]) {
+        self.estimate_gain_and_threshold(bgr);
+        let gain = self.gain;
         let has_previous = self.previous.len() == bgr.len();
         if !has_previous {
             // Every pixel counts as changed; the buffer only needs the size.
@@ -361,16 +370,47 @@ impl Background {
         }
     }
 
-    fn estimate_gain(&mut self, bgr: &[u8]) {
-        self.scratch.clear();
-        for i in (0..self.known.len()).step_by(SAMPLE_STRIDE) {
-            let model: f32 = self.mean[3 * i..3 * i + 3].iter().sum();
-            if self.known[i] && model > 30.0 {
-                let seen: f32 = bgr[3 * i..3 * i + 3].iter().map(|&v| f32::from(v)).sum();
-                self.scratch.push(seen / model);
+    /// The lamp gain (median ratio of frame to model brightness) and then the
+    /// foreground threshold (from the median difference once the gain is
+    /// applied), both over every [`SAMPLE_STRIDE`]th pixel. The sampled
+    /// pixels are gathered once, so the model, far larger than the cache, is
+    /// read once for both medians.
+    #[inline(always)]
+    fn estimate_gain_and_threshold(&mut self, bgr: &[u8]) {
+        let Background {
+            mean,
+            known,
+            samples,
+            scratch,
+            ..
+        } = self;
+        samples.clear();
+        let n = known.len().min(mean.len() / 3).min(bgr.len() / 3);
+        for i in (0..n).step_by(SAMPLE_STRIDE) {
+            if known[i] {
+                let model = [mean[3 * i], mean[3 * i + 1], mean[3 * i + 2]];
+                let seen = [bgr[3 * i], bgr[3 * i + 1], bgr[3 * i + 2]];
+                samples.push((model, seen));
             }
         }
-        self.gain = median(&mut self.scratch).unwrap_or(1.0);
+        scratch.clear();
+        for (model, seen) in samples.iter() {
+            let model: f32 = model.iter().sum();
+            if model > 30.0 {
+                let seen: f32 = seen.iter().map(|&v| f32::from(v)).sum();
+                scratch.push(seen / model);
+            }
+        }
+        let gain = median(scratch).unwrap_or(1.0);
+        scratch.clear();
+        scratch.extend(samples.iter().map(|(model, seen)| {
+            (0..3)
+                .map(|c| (f32::from(seen[c]) - gain * model[c]).abs())
+                .fold(0.0, f32::max)
+        }));
+        let typical = median(scratch).unwrap_or(0.0);
+        self.gain = gain;
+        self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
     }
 
     /// Learns the board from `bgr` where `busy` is [`FREE`] (no piece, hand
@@ -380,6 +420,25 @@ impl Background {
     /// an arm does is learned: the ghost of an arm the first frame showed,
     /// which would otherwise pass for a hand for ever.
     pub fn update(&mut self, bgr: &[u8], busy: &[u8], rate: f32) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has just been found to support AVX2, the only
+            // requirement of `update_avx2`.
+            unsafe { self.update_avx2(bgr, busy, rate) };
+            return;
+        }
+        self.update_portable(bgr, busy, rate);
+    }
+
+    /// [`Background::update`] compiled for AVX2 (same results bit for bit).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn update_avx2(&mut self, bgr: &[u8], busy: &[u8], rate: f32) {
+        self.update_portable(bgr, busy, rate);
+    }
+
+    #[inline(always)]
+    fn update_portable(&mut self, bgr: &[u8], busy: &[u8], rate: f32) {
         let inverse_gain = if self.gain > 0.0 {
             1.0 / self.gain
         } else {
@@ -524,7 +583,7 @@ impl Compare {
         // Per channel first, in loops of plain arithmetic the compiler
         // vectorises; then per pixel.
         // Bit 0: the channel differs from the model; bit 1: it changed.
-        let mut flags = [0u8; 3 * BLOCK + 2];
+        let mut flags = [0u8; 3 * BLOCK];
         for k in 0..3 * BLOCK {
             let far = (f32::from(pixels[k]) - self.gain * mean[k]).abs();
             let over = u8::from(far > self.threshold);
@@ -532,14 +591,9 @@ impl Compare {
             flags[k] = over | (moved << 1);
         }
         before.copy_from_slice(pixels);
-        // Each channel's flags with the next two: a pixel's at its first.
-        let mut triples = [0u8; 3 * BLOCK];
-        for k in 0..3 * BLOCK {
-            triples[k] = flags[k] | flags[k + 1] | flags[k + 2];
-        }
         let mut pixel_flags = [0u8; BLOCK];
         for j in 0..BLOCK {
-            pixel_flags[j] = triples[3 * j];
+            pixel_flags[j] = flags[3 * j] | flags[3 * j + 1] | flags[3 * j + 2];
         }
         let previous = u8::from(self.has_previous);
         let mut any = 0u8;
@@ -652,7 +706,15 @@ mod tests {
     /// The per-pixel comparison and update as first written, one pixel at a
     /// time: what the block-wise versions must reproduce bit for bit.
     fn reference_step(model: &mut Background, bgr: &[u8], mask: &mut [u8], busy: &[u8], rate: f32) {
-        model.estimate_gain(bgr);
+        model.scratch.clear();
+        for i in (0..model.known.len()).step_by(SAMPLE_STRIDE) {
+            let mean: f32 = model.mean[3 * i..3 * i + 3].iter().sum();
+            if model.known[i] && mean > 30.0 {
+                let seen: f32 = bgr[3 * i..3 * i + 3].iter().map(|&v| f32::from(v)).sum();
+                model.scratch.push(seen / mean);
+            }
+        }
+        model.gain = median(&mut model.scratch).unwrap_or(1.0);
         let gain = model.gain;
         let difference = |mean: &[f32], pixel: &[u8]| -> f32 {
             (0..3)
@@ -729,7 +791,10 @@ mod tests {
         let mut fast = Background::from_frame_and_prior(&empty, w, h, prior);
         fast.forget_disc(5.0, 5.0, 3.0);
         let mut slow = fast.clone();
+        // Without the CPU-specific build, on any machine.
+        let mut portable = fast.clone();
         let (mut fast_mask, mut slow_mask) = (vec![0u8; n], vec![0u8; n]);
+        let mut portable_mask = vec![0u8; n];
         let (mut checked_foreground, mut checked_board_like) = (0, 0);
         for frame in 0..40u64 {
             // Mostly the empty board with noise; some frames move a patch
@@ -757,12 +822,17 @@ mod tests {
             fast.foreground(&bgr, &mut fast_mask);
             fast.update(&bgr, &busy, 0.03);
             reference_step(&mut slow, &bgr, &mut slow_mask, &busy, 0.03);
+            portable.foreground_portable(&bgr, &mut portable_mask);
+            portable.update_portable(&bgr, &busy, 0.03);
             assert_eq!(fast_mask, slow_mask, "frame {frame}: mask");
+            assert_eq!(portable_mask, slow_mask, "frame {frame}: portable mask");
             assert_eq!(fast.still, slow.still, "frame {frame}: still");
             assert_eq!(fast.board_like, slow.board_like, "frame {frame}");
             assert_eq!(fast.known, slow.known, "frame {frame}: known");
             let bits = |m: &Background| m.mean.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&fast), bits(&slow), "frame {frame}: mean");
+            assert_eq!(bits(&portable), bits(&slow), "frame {frame}: portable mean");
+            assert_eq!(portable.still, slow.still, "frame {frame}: portable still");
             checked_foreground += fast_mask.iter().filter(|&&m| m != 0).count();
             checked_board_like += fast.board_like.iter().filter(|&&b| b).count();
         }

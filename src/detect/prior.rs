@@ -67,6 +67,7 @@ impl BoardPrior {
 
     /// How far (largest channel, 0–255) pixel `i` of `bgr` lies outside the
     /// range the prediction takes near it, the prediction scaled by `gain`.
+    #[inline]
     pub fn distance(&self, i: usize, pixel: &[u8], gain: f32) -> f32 {
         (0..3)
             .map(|c| {
