@@ -690,18 +690,7 @@ mod tests {
         assert_eq!(model.unknown_box(), Some((10, 10, 10, 10)));
     }
 
-    /// Pseudo-random bytes from a seed (xorshift; no generator crate needed).
-    fn noise(len: usize, seed: u64) -> Vec<u8> {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 24) as u8
-            })
-            .collect()
-    }
+    use crate::detect::test_noise as noise;
 
     /// The per-pixel comparison and update as first written, one pixel at a
     /// time: what the block-wise versions must reproduce bit for bit.

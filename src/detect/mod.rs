@@ -122,3 +122,18 @@ impl Detections {
             .any(|o| o.cause == OcclusionCause::Hand)
     }
 }
+
+/// Pseudo-random bytes from a seed (xorshift; no generator crate needed),
+/// for tests that compare a fast path with a reference over varied pixels.
+#[cfg(test)]
+pub(crate) fn test_noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect()
+}

@@ -440,18 +440,7 @@ mod tests {
     use super::*;
     use crate::sim::camera::{CameraPose, Intrinsics, Shake};
 
-    /// Pseudo-random bytes from a seed (xorshift).
-    fn noise(len: usize, seed: u64) -> Vec<u8> {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 24) as u8
-            })
-            .collect()
-    }
+    use crate::detect::test_noise as noise;
 
     fn image(width: i32, height: i32, seed: u64) -> Mat {
         let bytes = noise(3 * (width * height) as usize, seed);
