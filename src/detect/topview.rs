@@ -93,6 +93,23 @@ pub struct TopView {
     bilinear: BilinearRemap,
 }
 
+/// OpenCV's fixed-point form of a float remap table: whole source
+/// coordinates (CV_16SC2) and a 5-bit fraction index per pixel. Fixed-point
+/// tables make remap about twice as fast as float ones, and they are what
+/// [`BilinearRemap`] reproduces.
+fn fixed_point_maps(map: &Mat) -> opencv::Result<(Mat, Mat)> {
+    let (mut map_xy, mut map_fraction) = (Mat::default(), Mat::default());
+    imgproc::convert_maps(
+        map,
+        &core::no_array(),
+        &mut map_xy,
+        &mut map_fraction,
+        CV_16SC2,
+        false,
+    )?;
+    Ok((map_xy, map_fraction))
+}
+
 impl TopView {
     /// Computes the remap tables for `camera` at `px_per_mm` (whole board,
     /// frame included, as [`TemplateFrame::for_scale`] lays it out).
@@ -115,20 +132,7 @@ impl TopView {
                 }
             }
         }
-        // Fixed-point tables make remap about twice as fast as float ones.
-        let mut map_xy = Mat::default();
-        let mut map_fraction = Mat::default();
-        cv(
-            "converting the remap table",
-            imgproc::convert_maps(
-                &map,
-                &core::no_array(),
-                &mut map_xy,
-                &mut map_fraction,
-                CV_16SC2,
-                false,
-            ),
-        )?;
+        let (map_xy, map_fraction) = cv("converting the remap table", fixed_point_maps(&map))?;
         let image_size = camera.image_size();
         let bilinear = BilinearRemap::new(&map_xy, &map_fraction, image_size)?;
         Ok(TopView {
@@ -506,16 +510,7 @@ mod tests {
                 *map.at_2d_mut::<Vec2f>(row, column).unwrap() = Vec2f::from([x + fx, y + fy]);
             }
         }
-        let (mut map_xy, mut map_fraction) = (Mat::default(), Mat::default());
-        imgproc::convert_maps(
-            &map,
-            &core::no_array(),
-            &mut map_xy,
-            &mut map_fraction,
-            CV_16SC2,
-            false,
-        )
-        .unwrap();
+        let (map_xy, map_fraction) = fixed_point_maps(&map).unwrap();
         let remap =
             BilinearRemap::new(&map_xy, &map_fraction, (width as u32, height as u32)).unwrap();
         let fast = remap.taps.iter().filter(|&&t| t != u32::MAX).count();
