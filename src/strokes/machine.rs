@@ -768,50 +768,43 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         if kept_pocketed[i] {
             continue;
         }
-        kept_pocketed[i] = true;
         let seen_as = p.piece;
-        // Only the "striker" is renamed: a carromman's colour seen going in
-        // outweighs a count that misses another kind.
-        if let Some(piece) = renamed_to(&missing).filter(|_| seen_as == Piece::Striker) {
-            take(&mut missing, piece);
-            p.piece = piece;
-            alert(
-                stroke,
-                p.t,
-                format!(
-                    "a piece seen as a {seen_as} went in; the count at rest says it was a {piece}"
-                ),
-            );
+        if seen_as == Piece::Striker {
+            // The striker lies on the board: this was a blurred carromman,
+            // of the one kind the count misses if it says.
+            if let Some(piece) = renamed_to(&missing) {
+                take(&mut missing, piece);
+                p.piece = piece;
+                kept_pocketed[i] = true;
+                alert(
+                    stroke,
+                    p.t,
+                    format!("a piece seen as the striker went in; the count at rest says it was a {piece}"),
+                );
+            } else {
+                alert(
+                    stroke,
+                    p.t,
+                    "a piece seen as the striker went in, but the striker is on the board"
+                        .to_string(),
+                );
+            }
             continue;
         }
+        // A carromman's colour seen going in outweighs a count that misses
+        // another kind, or none: only one resting on the lip disproves it.
         let on_the_lip = p.pocket.is_some_and(|pocket| {
             at_rest.tracks.iter().any(|t| {
                 t.piece == seen_as && (t.position - pocket_centre(pocket)).norm() <= POCKET_LIP_MM
             })
         });
-        if seen_as == Piece::Striker {
-            // The striker lies on the board: this was a blurred carromman
-            // of a kind the count cannot tell.
-            kept_pocketed[i] = false;
-            alert(
-                stroke,
-                p.t,
-                "a piece seen as the striker went in, but the striker is on the board".to_string(),
-            );
-        } else if on_the_lip {
-            kept_pocketed[i] = false;
-            alert(
-                stroke,
-                p.t,
-                format!("a {seen_as} seemed to go in, but one rests on the pocket's lip and the count at rest misses none"),
-            );
+        kept_pocketed[i] = !on_the_lip;
+        let message = if on_the_lip {
+            format!("a {seen_as} seemed to go in, but one rests on the pocket's lip and the count at rest misses none")
         } else {
-            alert(
-                stroke,
-                p.t,
-                format!("a {seen_as} was seen going in, but the count at rest does not miss one"),
-            );
-        }
+            format!("a {seen_as} was seen going in, but the count at rest does not miss one")
+        };
+        alert(stroke, p.t, message);
     }
     for (i, o) in overboard.iter_mut().enumerate() {
         if kept_overboard[i] {
