@@ -839,12 +839,14 @@ fn hand_band(frame: &TemplateFrame) -> EdgeBlobs {
 /// up only from a pixel over the nominal sizes: discs measuring small are
 /// partly missed (a light piece on a light board, a printed design taken for
 /// pieces), which says nothing of how large a whole disc measures.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct RadiusBias {
     bias_mm: f64,
     floor_mm: f64,
     limit_mm: f64,
     learned: bool,
+    /// The frame's radii, kept to reuse its allocation frame after frame.
+    radii: Vec<f64>,
 }
 
 /// A frame must show this many discs for its median radius to be a
@@ -865,18 +867,20 @@ impl RadiusBias {
             floor_mm: 1.0 / px_per_mm,
             limit_mm: RADIUS_BIAS_MAX_PX / px_per_mm,
             learned: false,
+            radii: Vec::new(),
         }
     }
 
     /// Takes one frame's measured radii (mm).
     fn learn(&mut self, radii_mm: impl Iterator<Item = f64>) {
-        let mut radii: Vec<f64> = radii_mm.collect();
-        if radii.len() < RADIUS_BIAS_MIN_DISCS {
+        self.radii.clear();
+        self.radii.extend(radii_mm);
+        if self.radii.len() < RADIUS_BIAS_MIN_DISCS {
             return;
         }
-        radii.sort_by(f64::total_cmp);
-        let seen =
-            (radii[radii.len() / 2] - CARROMMAN_RADIUS_MM).clamp(self.floor_mm, self.limit_mm);
+        let middle = self.radii.len() / 2;
+        let (_, &mut median, _) = self.radii.select_nth_unstable_by(middle, f64::total_cmp);
+        let seen = (median - CARROMMAN_RADIUS_MM).clamp(self.floor_mm, self.limit_mm);
         self.bias_mm = if self.learned {
             self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm)
         } else {
