@@ -26,6 +26,18 @@ fn carrom(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `carrom` and fails the test, with its stderr, unless it succeeds.
+fn carrom_ok(args: &[&str]) -> Output {
+    let run = carrom(args);
+    assert!(
+        run.status.success(),
+        "carrom {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    run
+}
+
 /// A camera straight above the board, the whole board in view.
 fn overhead_camera(width: u32) -> Camera {
     let (w, h) = (f64::from(width), f64::from(width) * 0.75);
@@ -164,7 +176,7 @@ fn track_recognises_the_stroke_and_its_pocketings() {
     let clip = write_clip(dir.path(), 60);
     let out = dir.path().join("got.strokes.json");
     let overlay = dir.path().join("review.avi");
-    let run = carrom(&[
+    carrom_ok(&[
         "track",
         clip.to_str().unwrap(),
         "-o",
@@ -172,11 +184,6 @@ fn track_recognises_the_stroke_and_its_pocketings() {
         "--overlay",
         overlay.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let log = read_json(&out);
     let strokes = log["strokes"].as_array().unwrap();
     assert_eq!(strokes.len(), 1, "{log:#}");
@@ -227,23 +234,18 @@ fn a_calibration_from_carrom_calibrate_or_auto_tracks_like_the_camera_file() {
     let dir = tempfile::tempdir().unwrap();
     let clip = write_clip(dir.path(), 60);
     let calibration = dir.path().join("board.calibration.json");
-    let run = carrom(&[
+    carrom_ok(&[
         "calibrate",
         clip.to_str().unwrap(),
         "--out",
         calibration.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     for (given, out) in [
         (calibration.to_str().unwrap(), "from-file.strokes.json"),
         ("auto", "auto.strokes.json"),
     ] {
         let out = dir.path().join(out);
-        let run = carrom(&[
+        carrom_ok(&[
             "track",
             clip.to_str().unwrap(),
             "--calibration",
@@ -251,11 +253,6 @@ fn a_calibration_from_carrom_calibrate_or_auto_tracks_like_the_camera_file() {
             "-o",
             out.to_str().unwrap(),
         ]);
-        assert!(
-            run.status.success(),
-            "--calibration {given}: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
         assert_the_clips_stroke(&out);
     }
 }
@@ -269,8 +266,7 @@ fn the_placement_of_the_striker_is_judged_before_the_strike() {
     let dir = tempfile::tempdir().unwrap();
     let clip = write_clip(dir.path(), 60);
     let out = dir.path().join("got.strokes.json");
-    let run = carrom(&["track", clip.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert!(run.status.success());
+    carrom_ok(&["track", clip.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     let log = read_json(&out);
     let stroke = &log["strokes"][0];
     assert_eq!(stroke["extra"]["vision"]["placement"]["placement"], "legal");
@@ -281,17 +277,12 @@ fn score_prints_the_board_and_writes_the_board_log() {
     let dir = tempfile::tempdir().unwrap();
     let clip = write_clip(dir.path(), 60);
     let boards = dir.path().join("got.boardlog.json");
-    let run = carrom(&[
+    let run = carrom_ok(&[
         "score",
         clip.to_str().unwrap(),
         "-o",
         boards.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let log = read_json(&boards);
     assert_eq!(log["format"], "carrom-boardlog");
     assert_eq!(
