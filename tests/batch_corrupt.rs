@@ -68,26 +68,23 @@ fn a_corrupt_clip_is_reported_and_skipped() {
         .unwrap()
         .starts_with("clip,boards,result,strokes,alerts,seconds"));
 
+    let strict_batch = |clip: &str, out: &str| {
+        run(&[
+            "batch",
+            &clips.join(clip).to_string_lossy(),
+            "--strict",
+            "--out",
+            &dir.path().join(out).to_string_lossy(),
+        ])
+    };
     // Without a camera beside it or --calibration, a clip fails and says why.
-    let bare = run(&[
-        "batch",
-        &clips.join("shared").to_string_lossy(),
-        "--strict",
-        "--out",
-        &dir.path().join("bare").to_string_lossy(),
-    ]);
+    let bare = strict_batch("shared", "bare");
     assert!(!bare.status.success());
     let why = String::from_utf8_lossy(&bare.stdout);
     assert!(why.contains("shared/camera.json"), "{why}");
 
     // --strict turns the failure into the exit status.
-    let strict = run(&[
-        "batch",
-        &clips.join("bad").to_string_lossy(),
-        "--strict",
-        "--out",
-        &dir.path().join("strict").to_string_lossy(),
-    ]);
+    let strict = strict_batch("bad", "strict");
     assert!(!strict.status.success());
 }
 
