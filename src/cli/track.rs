@@ -37,6 +37,11 @@ pub struct Input {
     /// stroke number and event labels.
     #[arg(long, value_name = "FILE")]
     pub overlay: Option<PathBuf>,
+    /// Write every frame's tracks (identity, kind, position, velocity,
+    /// hidden), the arms' seats and the events as JSON Lines, shaped like the
+    /// simulator's truth.tracks.jsonl.
+    #[arg(long, value_name = "FILE")]
+    pub tracks: Option<PathBuf>,
     /// Scale of the top view the vision works on, px per board mm.
     #[arg(long, value_name = "N", default_value_t = SessionOptions::default().px_per_mm)]
     pub px_per_mm: f64,
@@ -78,6 +83,7 @@ pub fn track(input: &Input) -> anyhow::Result<ClipOutcome> {
     let options = SessionOptions {
         px_per_mm: input.px_per_mm,
         overlay: input.overlay.clone(),
+        tracks: input.tracks.clone(),
         ..SessionOptions::default()
     };
     track_clip(&input.video, &camera, setup, &options)

@@ -311,8 +311,16 @@ impl StrokeMachine {
                 Some(s) if s.speed() < self.options.rest_speed && s.seen_this_frame() => {
                     // Adjusted by hand: the latest resting place counts. A
                     // track kept unseen is where the striker was, not where
-                    // it is: it must not move the strike time later.
-                    if let Some(now) = seat_at(s.position) {
+                    // it is: it must not move the strike time later. A
+                    // striker found on another seat's lines just after the
+                    // hand hid it was struck, not carried there (a track
+                    // found again after hiding has no speed yet): another
+                    // seat counts only once the striker lies still there.
+                    let settled = self
+                        .still_frames
+                        .get(&s.id)
+                        .is_some_and(|&(still, _)| still >= self.options.placement_frames);
+                    if let Some(now) = seat_at(s.position).filter(|&now| now == seat || settled) {
                         self.phase = Phase::Placed {
                             seat: now,
                             placement: striker_placement(now, s.position, STRIKER_RADIUS_MM),
@@ -639,6 +647,11 @@ impl StrokeMachine {
     pub fn finish(mut self) -> Vec<SeenStroke> {
         if let Some(mut current) = self.current.take() {
             current.vision.ended_mid_stroke = true;
+            for lost in self.lost_towards_pocket.drain(..) {
+                lost.record_in(&mut current);
+            }
+            // No count at rest to judge by: only what is surely one piece.
+            current.stroke.pocketed = drop_twin_pocketings(&mut current, |_| u32::MAX);
             self.finished.push(current);
         }
         self.finished
@@ -663,6 +676,40 @@ const LATE_POCKETING_S: f64 = 1.0;
 /// pocket's centre after the stroke stayed on the lip: the pocketing was a
 /// bounce lost from sight.
 const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
+
+/// Drops the second of two pocketings that are one piece seen going in
+/// twice (its track split as it sped in): the same kind into the same
+/// pocket within two frames always, within `SAME_POCKETING_S` unless
+/// `missing(kind)` (the count at rest) says more went. Each drop is an
+/// alert. Returns the pocketings kept, in time order.
+fn drop_twin_pocketings(
+    stroke: &mut SeenStroke,
+    missing: impl Fn(Piece) -> u32,
+) -> Vec<PocketedPiece> {
+    let mut pocketed: Vec<PocketedPiece> = Vec::new();
+    for p in std::mem::take(&mut stroke.stroke.pocketed) {
+        let twin_within = |seconds: f64| {
+            pocketed.iter().any(|q| {
+                q.piece == p.piece
+                    && q.pocket == p.pocket
+                    && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= seconds)
+            })
+        };
+        let same_kind = pocketed.iter().filter(|q| q.piece == p.piece).count() as u32;
+        if twin_within(SAME_POCKETING_SURELY_S)
+            || (twin_within(SAME_POCKETING_S) && missing(p.piece) <= same_kind)
+        {
+            stroke.vision.alerts.push(VisionNote {
+                t: p.t.or(stroke.stroke.t).unwrap_or(0.0),
+                message: format!("a {} seen going in twice at once is counted once", p.piece),
+            });
+        } else {
+            pocketed.push(p);
+        }
+    }
+    pocketed.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+    pocketed
+}
 
 /// Squares the pieces seen leaving during a stroke with the pieces counted
 /// at rest before and after it. Tracks are lost and found again in fast
@@ -714,30 +761,7 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         });
     };
 
-    // The same piece seen going in twice.
-    let mut pocketed: Vec<PocketedPiece> = Vec::new();
-    for p in std::mem::take(&mut stroke.stroke.pocketed) {
-        let twin_within = |seconds: f64| {
-            pocketed.iter().any(|q| {
-                q.piece == p.piece
-                    && q.pocket == p.pocket
-                    && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= seconds)
-            })
-        };
-        let same_kind = pocketed.iter().filter(|q| q.piece == p.piece).count() as u32;
-        if twin_within(SAME_POCKETING_SURELY_S)
-            || (twin_within(SAME_POCKETING_S) && missing_of(&missing, p.piece) <= same_kind)
-        {
-            alert(
-                stroke,
-                p.t,
-                format!("a {} seen going in twice at once is counted once", p.piece),
-            );
-        } else {
-            pocketed.push(p);
-        }
-    }
-    pocketed.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+    let mut pocketed = drop_twin_pocketings(stroke, |piece| missing_of(&missing, piece));
 
     // Pieces the count misses are matched first, in time order; the rest are
     // judged one by one.
@@ -988,7 +1012,7 @@ fn launch_seat(striker: &Track) -> Option<(Seat, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::{Detection, Detections};
+    use crate::detect::{Detection, Detections, Occluder, OcclusionCause};
     use crate::geometry::pocket_centre;
     use crate::geometry::spec::{
         BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
@@ -1058,6 +1082,58 @@ mod tests {
             }
             _ => None,
         }
+    }
+
+    /// The striker placed at the west end of north's lines, hidden under
+    /// the hand for two frames, then found once at rest 58 mm away by the
+    /// west seat's lines (a track found again has no speed yet) and from
+    /// there seen speeding south (as on the sample clip's stroke 8).
+    #[test]
+    fn a_placed_striker_found_at_another_seat_straight_after_the_hand_was_struck_from_its_own() {
+        let placed = Point2::new(-215.0, 259.0);
+        let west_lines = Point2::new(-266.0, 232.0);
+        assert_eq!(seat_at(placed), Some(Seat::North));
+        assert_eq!(seat_at(west_lines), Some(Seat::West));
+        let hand = Occluder {
+            min: placed - Vector2::new(40.0, 40.0),
+            max: placed + Vector2::new(40.0, 300.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::North),
+        };
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..60u32 {
+            let (discs, occluders) = match i {
+                0..10 => (vec![disc(Piece::Striker, placed)], vec![]),
+                10..12 => (vec![], vec![hand]),
+                12 => (vec![disc(Piece::Striker, west_lines)], vec![]),
+                13..20 => {
+                    let at = west_lines - Vector2::new(0.0, 40.0 * f64::from(i - 12));
+                    (vec![disc(Piece::Striker, at)], vec![])
+                }
+                _ => {
+                    let at = west_lines - Vector2::new(0.0, 280.0);
+                    (vec![disc(Piece::Striker, at)], vec![])
+                }
+            };
+            let detections = Detections {
+                index: u64::from(i),
+                t: f64::from(i) * FRAME_S,
+                discs,
+                occluders,
+                break_arrangement: false,
+                still_there: Vec::new(),
+            };
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            machine.push(&tracks);
+        }
+        let strokes = machine.finish();
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
     }
 
     #[test]
@@ -1485,6 +1561,24 @@ mod tests {
     }
 
     const STRIKER_AT_REST: (Piece, f64, f64) = (Piece::Striker, 0.0, -200.0);
+
+    #[test]
+    fn a_clip_ending_mid_stroke_counts_one_piece_seen_going_in_twice_at_once_once() {
+        // No count at rest to judge by: two blacks in one frame into one
+        // pocket are one; one 0.2 s later may be another (nothing says not).
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let mut stroke = stroke_seen(SeenCount::default());
+        stroke.stroke.pocketed = vec![
+            pocketed_ne(Piece::Black, 1.0),
+            pocketed_ne(Piece::Black, 1.0),
+            pocketed_ne(Piece::Black, 1.2),
+        ];
+        machine.current = Some(stroke);
+        let strokes = machine.finish();
+        assert!(strokes[0].vision.ended_mid_stroke);
+        let times: Vec<Option<f64>> = strokes[0].stroke.pocketed.iter().map(|p| p.t).collect();
+        assert_eq!(times, vec![Some(1.0), Some(1.2)]);
+    }
 
     #[test]
     fn a_carromman_seen_going_in_outweighs_a_count_that_misses_none() {

@@ -3,10 +3,12 @@
 //! - [`machine`]: the stroke state machine (placement, strike, motion, rest,
 //!   pocketings, pieces off the board, late pocketings);
 //! - [`session`]: the pipeline over a clip, frame reader to stroke log, with
-//!   the rules engine alongside to check what is seen against the laws.
+//!   the rules engine alongside to check what is seen against the laws;
+//! - [`tracks_out`]: every frame's tracks as JSON Lines, for review.
 
 pub mod machine;
 pub mod session;
+pub mod tracks_out;
 
 pub use machine::{StrokeMachine, StrokeMachineOptions, VisionNote};
 pub use session::{

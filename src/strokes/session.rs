@@ -13,6 +13,7 @@ use opencv::prelude::*;
 use thiserror::Error;
 
 use super::machine::{SeenCount, SeenStroke, StrokeMachine, StrokeMachineOptions, VisionNote};
+use super::tracks_out::{TracksWriteError, TracksWriter};
 use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
@@ -66,6 +67,9 @@ pub enum SessionError {
     /// Drawing the review video failed.
     #[error("drawing the review video: {0}")]
     Drawing(#[from] opencv::Error),
+    /// The tracks file could not be written.
+    #[error(transparent)]
+    Tracks(#[from] TracksWriteError),
 }
 
 /// How to track a clip.
@@ -81,6 +85,8 @@ pub struct SessionOptions {
     pub machine: StrokeMachineOptions,
     /// Write a review video of the top view with tracks and events here.
     pub overlay: Option<PathBuf>,
+    /// Write every frame's tracks here as JSON Lines.
+    pub tracks: Option<PathBuf>,
     /// Decode on a thread of its own, ahead of the vision work. Faster for
     /// one clip; a batch that already keeps every core busy with clips turns
     /// it off, since handing frames between threads costs CPU time it needs.
@@ -95,6 +101,7 @@ impl Default for SessionOptions {
             tracker: TrackerOptions::default(),
             machine: StrokeMachineOptions::default(),
             overlay: None,
+            tracks: None,
             decode_ahead: true,
         }
     }
@@ -155,6 +162,11 @@ pub fn track_clip(
         None => None,
     };
 
+    let mut tracks_out = match &options.tracks {
+        Some(path) => Some(TracksWriter::create(path)?),
+        None => None,
+    };
+
     let mut referee = Referee::new(setup);
     let mut failure = None;
     let mut decoded = if options.decode_ahead {
@@ -182,6 +194,15 @@ pub fn track_clip(
         if let Some(seat) = step.struck {
             referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
         }
+        if let Some(out) = tracks_out.as_mut() {
+            let machine = clip_tracker.machine();
+            if let Err(error) =
+                out.write(&step.tracks, machine.in_motion(), machine.finished().len())
+            {
+                failure = Some(error.into());
+                break;
+            }
+        }
         if let Some(overlay) = overlay.as_mut() {
             let machine = clip_tracker.machine();
             if let Err(error) = overlay.draw(
@@ -196,6 +217,11 @@ pub fn track_clip(
         }
     }
     decoded.stop();
+    if let Some(out) = tracks_out {
+        if let Err(error) = out.finish() {
+            failure.get_or_insert(error.into());
+        }
+    }
     if let Some(overlay) = overlay {
         if let Err(error) = overlay.finish() {
             failure.get_or_insert(error);
