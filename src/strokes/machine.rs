@@ -14,7 +14,8 @@ use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    nearest_pocket, pocket_centre, seat_at, striker_placement, Piece, Placement, Pocket, Seat,
+    nearest_pocket, pocket_centre, rotate_to_seat, seat_at, striker_placement, Piece, Placement,
+    Pocket, Seat,
 };
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
@@ -363,6 +364,21 @@ impl StrokeMachine {
         if let (None, false, Some(piece)) = (struck, self.in_motion(), launched) {
             struck = self.start_unseen_strike(frame, piece, striking_hand);
         }
+        let taken_for_a_carromman =
+            striking_hand.and_then(|seat| self.striker_taken_for_a_carromman(frame, seat));
+        if let (None, false, Some(disc)) = (struck, self.in_motion(), taken_for_a_carromman) {
+            struck = self.strike_unplaced(frame, disc, striking_hand, first_frame);
+            if let (Some(_), Some(current)) = (struck, self.current.as_mut()) {
+                current.vision.alerts.push(VisionNote {
+                    t: frame.t,
+                    message: format!(
+                        "a {} first seen speeding away from a seat's base lines at {:.0} mm/s is taken for the struck striker",
+                        disc.piece.name(),
+                        disc.speed()
+                    ),
+                });
+            }
+        }
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
         }
@@ -421,6 +437,39 @@ impl StrokeMachine {
                         .is_some_and(|&(still, moving)| {
                             still >= SETTLED_FRAMES && moving <= LAUNCH_FRAMES
                         })
+            })
+            .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+    }
+
+    /// The striker read as a carromman (its colour or size taken for one),
+    /// first seen once struck: a disc never seen lying still that speeds,
+    /// for two frames or more, into the board away from the base lines of
+    /// `seat`, whose player's arm was over the board just now, and that its
+    /// path leads back to. A piece that lay still and shot off is
+    /// [`Self::launched_without_striker`]'s; a disc still under the hand is
+    /// hidden, so a carried or slid striker does not count, and a flicker
+    /// with no arm of that seat about is no stroke.
+    fn striker_taken_for_a_carromman<'f>(
+        &self,
+        frame: &'f TrackFrame,
+        seat: Seat,
+    ) -> Option<&'f Track> {
+        frame
+            .tracks
+            .iter()
+            .filter(|t| {
+                t.piece != Piece::Striker
+                    && t.seen_this_frame()
+                    && !t.hidden
+                    && t.speed() >= UNSEEN_STRIKE_SPEED
+                    && self
+                        .still_frames
+                        .get(&t.id)
+                        .is_some_and(|&(still, moving)| still == 0 && moving >= 2)
+                    && launch_seat(t).is_some_and(|(from, _)| {
+                        let inward = -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords;
+                        from == seat && t.velocity.dot(&inward) > 0.0
+                    })
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
     }
@@ -1082,6 +1131,69 @@ mod tests {
             }
             _ => None,
         }
+    }
+
+    /// A white-looking disc first seen at `from` and moving `step` mm a
+    /// frame for ten frames, then lying still, after south's arm was over
+    /// the board until frame 18; a black at rest far off.
+    fn white_disc_moving(from: Point2<f64>, step: Vector2<f64>) -> Vec<SeenStroke> {
+        let arm = Occluder {
+            min: Point2::new(100.0, -420.0),
+            max: Point2::new(160.0, -300.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::South),
+        };
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..60u32 {
+            let mut discs = vec![disc(Piece::Black, Point2::new(250.0, 250.0))];
+            if i >= 20 {
+                let moved = f64::from((i - 20).min(10));
+                discs.push(disc(Piece::White, from + step * moved));
+            }
+            let detections = Detections {
+                index: u64::from(i),
+                t: f64::from(i) * FRAME_S,
+                discs,
+                occluders: if (5..18).contains(&i) {
+                    vec![arm]
+                } else {
+                    vec![]
+                },
+                break_arrangement: false,
+                still_there: Vec::new(),
+            };
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            machine.push(&tracks);
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_striker_read_as_a_white_and_first_seen_speeding_off_its_base_lines_is_a_stroke() {
+        // From south's base lines north at 30 mm a frame (900 mm/s).
+        let south_lines = Point2::new(
+            60.0,
+            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        );
+        let strokes = white_disc_moving(
+            south_lines + Vector2::new(0.0, 30.0),
+            Vector2::new(5.0, 30.0),
+        );
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        assert!(strokes[0].vision.placement.is_none());
+        // The same disc heading out over south's edge (a hand drawn back)
+        // is no stroke.
+        let strokes = white_disc_moving(
+            south_lines + Vector2::new(0.0, 60.0),
+            Vector2::new(0.0, -30.0),
+        );
+        assert!(strokes.is_empty(), "{strokes:?}");
     }
 
     /// The striker placed at the west end of north's lines, hidden under
