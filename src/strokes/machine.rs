@@ -11,11 +11,12 @@ use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
 use crate::geometry::spec::{
-    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
+    BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
+    STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    nearest_pocket, pocket_centre, rotate_to_seat, seat_at, striker_placement, Piece, Placement,
-    Pocket, Seat,
+    nearest_pocket, pocket_centre, rotate_from_seat, rotate_to_seat, seat_at, striker_placement,
+    Piece, Placement, Pocket, Seat,
 };
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
@@ -217,6 +218,9 @@ pub struct StrokeMachine {
     /// moved, and frames it has moved since (the first frames of a launch
     /// read slower than the piece goes, so the still run is kept a little).
     still_frames: HashMap<TrackId, (u32, u32)>,
+    /// Each track's velocity in the frame before (mm/s): a disc moving as a
+    /// struck one does keeps its course and speed from frame to frame.
+    previous_velocity: HashMap<TrackId, Vector2<f64>>,
 }
 
 impl StrokeMachine {
@@ -233,6 +237,7 @@ impl StrokeMachine {
             last_seat: None,
             lost_towards_pocket: Vec::new(),
             still_frames: HashMap::new(),
+            previous_velocity: HashMap::new(),
         }
     }
 
@@ -382,6 +387,12 @@ impl StrokeMachine {
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
         }
+        self.previous_velocity = frame
+            .tracks
+            .iter()
+            .filter(|t| t.seen_this_frame())
+            .map(|t| (t.id, t.velocity))
+            .collect();
         if !self.in_motion() {
             self.late_pocketings(frame);
         }
@@ -470,6 +481,17 @@ impl StrokeMachine {
                         let inward = -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords;
                         from == seat && t.velocity.dot(&inward) > 0.0
                     })
+                    // Struck off the base lines, it is first seen on them or
+                    // past them, never between them and the player (where
+                    // an arm reaching in is), and has come from there (not
+                    // a piece lying elsewhere whose track jumped to a blur).
+                    && rotate_from_seat(t.first_seen_at(), seat).y
+                        >= -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + STRIKER_RADIUS_MM)
+                    && (t.position - t.first_seen_at()).dot(&t.velocity) >= 0.0
+                    && self
+                        .previous_velocity
+                        .get(&t.id)
+                        .is_some_and(|&before| steady_course(before, t.velocity))
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
     }
@@ -1036,6 +1058,26 @@ const LAUNCH_FRAMES: u32 = 3;
 /// Seconds an arm over the board is remembered as the striking player's.
 const HAND_SEAT_MEMORY_S: f64 = 1.0;
 
+/// Whether a disc's velocity `now` keeps the course and speed it had a
+/// frame `before` as a sliding disc's does (friction takes little in a
+/// frame), within what the blur and jitter of the measure allow; a track
+/// pulled to and fro between blobs turns and speeds up or stops.
+fn steady_course(before: Vector2<f64>, now: Vector2<f64>) -> bool {
+    let (b, n) = (before.norm(), now.norm());
+    b > 0.0
+        && n > 0.0
+        && before.dot(&now) >= STEADY_COURSE_COS * b * n
+        && (n / b - 1.0).abs() <= STEADY_SPEED_CHANGE
+}
+
+/// Cosine of the largest turn between two frames' velocities of a disc
+/// sliding on its own (40°).
+const STEADY_COURSE_COS: f64 = 0.766;
+
+/// Largest relative change of speed between two frames of a disc sliding
+/// on its own.
+const STEADY_SPEED_CHANGE: f64 = 0.5;
+
 /// Step (mm) of the walk back along a striker's path to its seat.
 const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 
@@ -1194,6 +1236,19 @@ mod tests {
             Vector2::new(0.0, -30.0),
         );
         assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
+    #[test]
+    fn a_steady_course_keeps_its_heading_and_speed_from_frame_to_frame() {
+        let v = |x: f64, y: f64| Vector2::new(x, y);
+        assert!(steady_course(v(0.0, 1000.0), v(60.0, 940.0)));
+        // Turned back (a bounce seen as a phantom track's swing), or much
+        // faster or slower (a track pulled between blobs): not a slide.
+        assert!(!steady_course(v(0.0, 1000.0), v(0.0, -1000.0)));
+        assert!(!steady_course(v(0.0, 1000.0), v(900.0, 300.0)));
+        assert!(!steady_course(v(0.0, 1000.0), v(0.0, 3000.0)));
+        assert!(!steady_course(v(0.0, 1000.0), v(0.0, 400.0)));
+        assert!(!steady_course(Vector2::zeros(), v(0.0, 400.0)));
     }
 
     /// The striker placed at the west end of north's lines, hidden under

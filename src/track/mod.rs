@@ -8,7 +8,9 @@ use nalgebra::{Point2, Vector2};
 
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::nearest_pocket;
-use crate::geometry::spec::{CARROMMAN_RADIUS_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM};
+use crate::geometry::spec::{
+    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
+};
 use crate::geometry::{Piece, PlacedPiece, Seat};
 
 /// Tuning of the tracker.
@@ -331,11 +333,13 @@ impl Tracker {
                 }
             }
         }
-        let predicted: Vec<Point2<f64>> = self
+        // Each track's prediction, folded back off the cushion where its
+        // motion would carry it through (`bounced` marks the axes folded).
+        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) = self
             .tracks
             .iter()
-            .map(|track| track.position + track.velocity * dt)
-            .collect();
+            .map(|track| predict_with_cushions(track, dt))
+            .unzip();
         // First pass: pairs within the motion gate, nearest first.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
@@ -352,6 +356,7 @@ impl Tracker {
             &mut track_matched,
             &mut detection_used,
             detections,
+            &bounced,
             dt,
         );
         // Second pass: a struck piece jumps; pair the rest by class over a wide gate.
@@ -375,6 +380,7 @@ impl Tracker {
             &mut track_matched,
             &mut detection_used,
             detections,
+            &bounced,
             dt,
         );
 
@@ -559,6 +565,7 @@ impl Tracker {
         track_matched: &mut [bool],
         detection_used: &mut [bool],
         detections: &Detections,
+        bounced: &[[bool; 2]],
         dt: f64,
     ) {
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -568,12 +575,64 @@ impl Tracker {
             }
             track_matched[ti] = true;
             detection_used[di] = true;
+            rebound(&mut self.tracks[ti], bounced[ti]);
             apply_detection(
                 &mut self.tracks[ti],
                 &detections.discs[di],
                 dt,
                 &self.options,
             );
+        }
+    }
+}
+
+/// Faster than this (mm/s) no piece moves on a carrom board (a hard strike
+/// sends the striker at about 5 m/s).
+const MAX_PIECE_SPEED_MM_S: f64 = 6_000.0;
+
+/// Share of a piece's speed into the cushion that it keeps coming off it
+/// (the cushion's restitution; the simulator's is 0.75 too).
+const CUSHION_RESTITUTION: f64 = 0.75;
+
+/// Where `track` will be after `dt`, moving straight at its speed but
+/// bouncing off the cushion it would pass (a piece sent at the cushion
+/// comes back; followed straight on, it is lost at the rebound and taken
+/// off the board). Not folded near a pocket, where a piece may drop.
+/// Returns the prediction and, per axis, whether it bounced.
+fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
+    let straight = track.position + track.velocity * dt;
+    // A velocity faster than any piece is struck came from a wrong
+    // pairing: nothing to bounce.
+    if track.speed() > MAX_PIECE_SPEED_MM_S || nearest_pocket(straight).1 <= 2.0 * POCKET_RADIUS_MM
+    {
+        return (straight, [false; 2]);
+    }
+    let limit = HALF_SURFACE_MM - track.radius_mm();
+    let mut folded = straight;
+    let mut bounced = [false; 2];
+    for axis in 0..2 {
+        let beyond = folded[axis].abs() - limit;
+        // Only a piece inside the cushion now and heading through it.
+        if beyond > 0.0 && track.position[axis].abs() <= limit {
+            folded[axis] = folded[axis].signum() * (limit - CUSHION_RESTITUTION * beyond);
+            bounced[axis] = true;
+        }
+    }
+    (folded, bounced)
+}
+
+/// A track paired with a detection where its prediction bounced: its
+/// motion along the bounced axes turned back off the cushion, so the
+/// velocity measured from here on starts from the rebound.
+fn rebound(track: &mut Track, bounced: [bool; 2]) {
+    for axis in 0..2 {
+        if bounced[axis] {
+            let limit = HALF_SURFACE_MM - track.radius_mm();
+            // Reflect the position about the cushion line as well, so the
+            // next displacement measured is the rebound's, not the fold's.
+            let p = track.position[axis];
+            track.position[axis] = p.signum() * (2.0 * limit - p.abs());
+            track.velocity[axis] = -CUSHION_RESTITUTION * track.velocity[axis];
         }
     }
 }
@@ -664,6 +723,44 @@ mod tests {
             break_arrangement: false,
             still_there: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_piece_sent_into_the_cushion_keeps_its_identity_off_the_rebound() {
+        // A black at 2400 mm/s (80 mm a frame) heading west hits the
+        // cushion (its centre stops 15.6 mm inside the edge, at -352.7)
+        // and comes back at three quarters of the speed, as the
+        // simulator's does.
+        let limit = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+        let path = |i: u64| -> f64 {
+            let x = -100.0 - 80.0 * i as f64;
+            if x >= -limit {
+                x
+            } else {
+                -limit + 0.75 * (-limit - x)
+            }
+        };
+        // Frame 4 is the first seen coming back.
+        assert!(path(3) < path(2) && path(4) > path(3));
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut ids = Vec::new();
+        for i in 0..=4 {
+            let seen = feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::Black, path(i), 40.0)]),
+            );
+            assert!(!seen
+                .events
+                .iter()
+                .any(|e| matches!(e, TrackEvent::Vanished { .. })));
+            ids.extend(id_of(&seen, Piece::Black));
+        }
+        ids.dedup();
+        assert_eq!(ids.len(), 1, "one identity through the bounce: {ids:?}");
+        // Its velocity is the rebound's at once, so the next frame is
+        // predicted where the piece goes.
+        let vx = tracker.tracks().next().map_or(f64::NAN, |t| t.velocity.x);
+        assert!(vx > 1000.0, "moving east after the bounce at {vx} mm/s");
     }
 
     fn id_of(frame: &TrackFrame, piece: Piece) -> Vec<TrackId> {
