@@ -196,9 +196,12 @@ pub fn track_clip(
         }
         if let Some(out) = tracks_out.as_mut() {
             let machine = clip_tracker.machine();
-            if let Err(error) =
-                out.write(&step.tracks, machine.in_motion(), machine.finished().len())
-            {
+            if let Err(error) = out.write(
+                &step.tracks,
+                clip_tracker.tracker().tentative(),
+                machine.in_motion(),
+                machine.finished().len(),
+            ) {
                 failure = Some(error.into());
                 break;
             }
@@ -406,6 +409,11 @@ impl ClipTracker {
         }
         let struck = self.machine.push(&tracks);
         Ok(FrameStep { tracks, struck })
+    }
+
+    /// The tracker: the pieces followed, and the discs not yet taken for pieces.
+    pub fn tracker(&self) -> &Tracker {
+        &self.tracker
     }
 
     /// The stroke machine: strokes finished so far and whether one is under way.

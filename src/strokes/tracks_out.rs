@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::track::{TrackEvent, TrackFrame};
+use crate::track::{Track, TrackEvent, TrackFrame};
 
 /// One line of the file: a frame's tracks, hands and events.
 #[derive(Debug, Serialize)]
@@ -21,6 +21,8 @@ struct FrameRow<'a> {
     strokes: usize,
     hand_seats: Vec<&'static str>,
     pieces: Vec<PieceRow>,
+    /// Discs followed but not (yet) taken for pieces.
+    tentative: Vec<PieceRow>,
     events: Vec<EventRow<'a>>,
 }
 
@@ -82,9 +84,10 @@ impl TracksWriter {
     }
 
     /// Appends a frame.
-    pub fn write(
+    pub fn write<'t>(
         &mut self,
         frame: &TrackFrame,
+        tentative: impl Iterator<Item = &'t Track>,
         in_motion: bool,
         strokes: usize,
     ) -> Result<(), TracksWriteError> {
@@ -94,20 +97,8 @@ impl TracksWriter {
             in_motion,
             strokes,
             hand_seats: frame.hand_seats.iter().map(|s| s.name()).collect(),
-            pieces: frame
-                .tracks
-                .iter()
-                .map(|t| PieceRow {
-                    id: t.id.0,
-                    kind: t.piece.name(),
-                    x: round2(t.position.x),
-                    y: round2(t.position.y),
-                    vx: round2(t.velocity.x),
-                    vy: round2(t.velocity.y),
-                    hidden: t.hidden,
-                    seen: t.seen_this_frame(),
-                })
-                .collect(),
+            pieces: frame.tracks.iter().map(piece_row).collect(),
+            tentative: tentative.map(piece_row).collect(),
             events: frame.events.iter().map(event_row).collect(),
         };
         let io = |source| TracksWriteError {
@@ -124,6 +115,19 @@ impl TracksWriter {
             path: self.path.clone(),
             source,
         })
+    }
+}
+
+fn piece_row(t: &Track) -> PieceRow {
+    PieceRow {
+        id: t.id.0,
+        kind: t.piece.name(),
+        x: round2(t.position.x),
+        y: round2(t.position.y),
+        vx: round2(t.velocity.x),
+        vy: round2(t.velocity.y),
+        hidden: t.hidden,
+        seen: t.seen_this_frame(),
     }
 }
 

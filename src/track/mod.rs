@@ -269,6 +269,12 @@ impl Tracker {
         self.tracks.iter().filter(|t| t.confirmed)
     }
 
+    /// Discs followed but not (yet) taken for pieces: seen too briefly, or
+    /// neither arrived moving nor put down by a hand nor a piece lost lately.
+    pub fn tentative(&self) -> impl Iterator<Item = &Track> {
+        self.tracks.iter().filter(|t| !t.confirmed)
+    }
+
     /// The discs the tracker holds, for keeping them out of the empty-board model.
     pub fn known_discs(&self) -> Vec<KnownDisc> {
         self.tracks
