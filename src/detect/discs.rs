@@ -247,6 +247,12 @@ impl Detector {
         &self.models
     }
 
+    /// The last frame's foreground against the empty board (255 where a
+    /// pixel differs), before hands are taken out and discs found.
+    pub fn foreground(&self) -> &Mat {
+        &self.foreground
+    }
+
     /// The empty-board model, once the first frame has been seen.
     pub fn background(&self) -> Option<&Background> {
         self.background.as_ref()

@@ -411,6 +411,11 @@ impl ClipTracker {
         Ok(FrameStep { tracks, struck })
     }
 
+    /// The detector: its empty-board model and last foreground, for review.
+    pub fn detector(&self) -> &Detector {
+        &self.detector
+    }
+
     /// The tracker: the pieces followed, and the discs not yet taken for pieces.
     pub fn tracker(&self) -> &Tracker {
         &self.tracker
