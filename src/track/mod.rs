@@ -352,7 +352,7 @@ impl Tracker {
             let gate = self.options.gate_mm + self.options.gate_speed_fraction * track.speed() * dt;
             for (di, detection) in detections.discs.iter().enumerate() {
                 let distance = (detection.centre - predicted[ti]).norm();
-                if distance <= gate {
+                if distance <= gate && within_reach(track, detection, dt) {
                     pairs.push((distance + class_penalty(track, detection), ti, di));
                 }
             }
@@ -376,6 +376,7 @@ impl Tracker {
                 if !detection_used[di]
                     && detection.piece == track.piece
                     && distance <= self.options.jump_mm
+                    && within_reach(track, detection, dt)
                 {
                     pairs.push((distance, ti, di));
                 }
@@ -596,6 +597,16 @@ impl Tracker {
 /// sends the striker at about 5 m/s).
 const MAX_PIECE_SPEED_MM_S: f64 = 6_000.0;
 
+/// Whether `track`'s piece could have got to `detection` since it was last
+/// seen, at no more than the fastest a piece moves: a pairing farther off
+/// is another piece, and following it would send the track across the
+/// board at an impossible speed (and off it, by its heading).
+fn within_reach(track: &Track, detection: &Detection, dt: f64) -> bool {
+    dt <= 0.0
+        || (detection.centre - track.position).norm()
+            <= MAX_PIECE_SPEED_MM_S * dt * f64::from(track.missed + 1)
+}
+
 /// Share of a piece's speed into the cushion that it keeps coming off it
 /// (the cushion's restitution; the simulator's is 0.75 too).
 const CUSHION_RESTITUTION: f64 = 0.75;
@@ -729,6 +740,33 @@ mod tests {
             break_arrangement: false,
             still_there: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_disc_farther_than_a_piece_can_move_in_a_frame_is_another_piece() {
+        // 230 mm in one frame is 6.9 m/s: faster than any strike sends a
+        // piece, though inside the wide gate for struck pieces (260 mm).
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let first = feed(&mut tracker, frame(0, vec![disc(Piece::Black, 0.0, 0.0)]));
+        let resting = id_of(&first, Piece::Black);
+        let next = feed(&mut tracker, frame(1, vec![disc(Piece::Black, 230.0, 0.0)]));
+        let moved: Vec<&Track> = next
+            .tracks
+            .iter()
+            .filter(|t| resting.contains(&t.id))
+            .collect();
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].position, Point2::new(0.0, 0.0), "{moved:?}");
+        // 150 mm (4.5 m/s) is a struck piece.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed(&mut tracker, frame(0, vec![disc(Piece::Black, 0.0, 0.0)]));
+        let next = feed(&mut tracker, frame(1, vec![disc(Piece::Black, 150.0, 0.0)]));
+        let moved: Vec<&Track> = next
+            .tracks
+            .iter()
+            .filter(|t| resting.contains(&t.id))
+            .collect();
+        assert_eq!(moved[0].position, Point2::new(150.0, 0.0), "{moved:?}");
     }
 
     #[test]
