@@ -55,7 +55,11 @@ fn main() -> anyhow::Result<()> {
             core::hconcat(&views, &mut pair)?;
             let path = out.join(format!("frame-{index}.png"));
             imgcodecs::imwrite(&path, &pair, &Vector::new())?;
-            eprintln!("wrote {}", path.display());
+            let threshold = tracker
+                .detector()
+                .background()
+                .map(|b| (b.threshold(), b.gain()));
+            eprintln!("wrote {} (threshold, gain: {threshold:?})", path.display());
         }
         index += 1;
     }

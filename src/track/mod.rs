@@ -642,15 +642,13 @@ fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
 /// motion along the bounced axes turned back off the cushion, so the
 /// velocity measured from here on starts from the rebound.
 fn rebound(track: &mut Track, bounced: [bool; 2]) {
-    for axis in 0..2 {
-        if bounced[axis] {
-            let limit = HALF_SURFACE_MM - track.radius_mm();
-            // Reflect the position about the cushion line as well, so the
-            // next displacement measured is the rebound's, not the fold's.
-            let p = track.position[axis];
-            track.position[axis] = p.signum() * (2.0 * limit - p.abs());
-            track.velocity[axis] = -CUSHION_RESTITUTION * track.velocity[axis];
-        }
+    let limit = HALF_SURFACE_MM - track.radius_mm();
+    for (axis, _) in bounced.iter().enumerate().filter(|(_, &b)| b) {
+        // Reflect the position about the cushion line as well, so the next
+        // displacement measured is the rebound's, not the fold's.
+        let p = track.position[axis];
+        track.position[axis] = p.signum() * (2.0 * limit - p.abs());
+        track.velocity[axis] *= -CUSHION_RESTITUTION;
     }
 }
 
