@@ -7,11 +7,10 @@
 use nalgebra::{Point2, Vector2};
 
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
-use crate::geometry::nearest_pocket;
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{Piece, PlacedPiece, Seat};
+use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat};
 
 /// Tuning of the tracker.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -619,9 +618,9 @@ const CUSHION_RESTITUTION: f64 = 0.75;
 fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
     let straight = track.position + track.velocity * dt;
     // A velocity faster than any piece is struck came from a wrong
-    // pairing: nothing to bounce.
-    if track.speed() > MAX_PIECE_SPEED_MM_S || nearest_pocket(straight).1 <= 2.0 * POCKET_RADIUS_MM
-    {
+    // pairing: nothing to bounce. A piece whose path crosses a pocket's
+    // mouth may drop in there: the cushion is cut away at the corners.
+    if track.speed() > MAX_PIECE_SPEED_MM_S || crosses_a_mouth(track.position, straight) {
         return (straight, [false; 2]);
     }
     let limit = HALF_SURFACE_MM - track.radius_mm();
@@ -636,6 +635,22 @@ fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
         }
     }
     (folded, bounced)
+}
+
+/// Whether a piece moving from `from` to `to` passes over a pocket's mouth:
+/// its centre comes within a carromman's radius of the pocket's edge.
+fn crosses_a_mouth(from: Point2<f64>, to: Point2<f64>) -> bool {
+    let path = to - from;
+    let length_squared = path.norm_squared();
+    Pocket::ALL.into_iter().any(|pocket| {
+        let centre = pocket_centre(pocket);
+        let along = if length_squared > 0.0 {
+            ((centre - from).dot(&path) / length_squared).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (from + path * along - centre).norm() <= POCKET_RADIUS_MM + CARROMMAN_RADIUS_MM
+    })
 }
 
 /// A track paired with a detection where its prediction bounced: its
@@ -765,6 +780,28 @@ mod tests {
             .filter(|t| resting.contains(&t.id))
             .collect();
         assert_eq!(moved[0].position, Point2::new(150.0, 0.0), "{moved:?}");
+    }
+
+    #[test]
+    fn a_piece_heading_over_a_pocket_mouth_is_not_bounced() {
+        // Seed 101's white at the NW pocket: 89 mm a frame towards the
+        // west cushion beside the mouth, where the cushion is cut away.
+        let mut track = tracker_with_one(Piece::White, -314.0, 298.0);
+        track.velocity = Vector2::new(-2668.0, 1686.0);
+        let (predicted, bounced) = predict_with_cushions(&track, FRAME_S);
+        assert_eq!(bounced, [false, false]);
+        assert!((predicted - (track.position + track.velocity * FRAME_S)).norm() < 1e-9);
+        // The same speed at the middle of the west cushion bounces.
+        track.position = Point2::new(-314.0, 0.0);
+        let (predicted, bounced) = predict_with_cushions(&track, FRAME_S);
+        assert_eq!(bounced, [true, false]);
+        assert!(predicted.x > -HALF_SURFACE_MM + CARROMMAN_RADIUS_MM);
+    }
+
+    fn tracker_with_one(piece: Piece, x: f64, y: f64) -> Track {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let seen = feed(&mut tracker, frame(0, vec![disc(piece, x, y)]));
+        seen.tracks.into_iter().next().expect("one track")
     }
 
     #[test]
