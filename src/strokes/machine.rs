@@ -207,6 +207,9 @@ pub struct StrokeMachine {
     /// The seat of the last lone arm seen over the board between strokes,
     /// and when (s): the player about to strike.
     hand_seat: Option<(Seat, f64)>,
+    /// When (s) each seat's arm was last seen over the board between
+    /// strokes, alone or with another's.
+    arm_seen: HashMap<Seat, f64>,
     /// The seat of the last arm seen over the board between strokes, however
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
@@ -238,6 +241,7 @@ impl StrokeMachine {
             lost_towards_pocket: Vec::new(),
             still_frames: HashMap::new(),
             previous_velocity: HashMap::new(),
+            arm_seen: HashMap::new(),
         }
     }
 
@@ -256,6 +260,11 @@ impl StrokeMachine {
         let first_frame = self.frames_seen == 0;
         self.frames_seen += 1;
         let striker = the_striker(&frame.tracks, self.options.strike_speed);
+        if !self.in_motion() {
+            for &seat in &frame.hand_seats {
+                self.arm_seen.insert(seat, frame.t);
+            }
+        }
         if let ([seat], false) = (&frame.hand_seats[..], self.in_motion()) {
             self.hand_seat = Some((*seat, frame.t));
             self.last_seat = Some(*seat);
@@ -369,10 +378,10 @@ impl StrokeMachine {
         if let (None, false, Some(piece)) = (struck, self.in_motion(), launched) {
             struck = self.start_unseen_strike(frame, piece, striking_hand);
         }
-        let taken_for_a_carromman =
-            striking_hand.and_then(|seat| self.striker_taken_for_a_carromman(frame, seat));
-        if let (None, false, Some(disc)) = (struck, self.in_motion(), taken_for_a_carromman) {
-            struck = self.strike_unplaced(frame, disc, striking_hand, first_frame);
+        let taken_for_a_carromman = self.striker_taken_for_a_carromman(frame);
+        if let (None, false, Some((disc, seat))) = (struck, self.in_motion(), taken_for_a_carromman)
+        {
+            struck = self.strike_unplaced(frame, disc, Some(seat), first_frame);
             if let (Some(_), Some(current)) = (struck, self.current.as_mut()) {
                 current.vision.alerts.push(VisionNote {
                     t: frame.t,
@@ -453,18 +462,17 @@ impl StrokeMachine {
     }
 
     /// The striker read as a carromman (its colour or size taken for one),
-    /// first seen once struck: a disc never seen lying still that speeds,
-    /// for two frames or more, into the board away from the base lines of
-    /// `seat`, whose player's arm was over the board just now, and that its
-    /// path leads back to. A piece that lay still and shot off is
-    /// [`Self::launched_without_striker`]'s; a disc still under the hand is
-    /// hidden, so a carried or slid striker does not count, and a flicker
-    /// with no arm of that seat about is no stroke.
+    /// first seen once struck, and the seat it was struck from: a disc never
+    /// seen lying still that speeds, for two frames or more on a steady
+    /// course, away from the base lines its path leads back to, of a seat
+    /// whose player's arm was over the board just now. A piece that lay
+    /// still and shot off is [`Self::launched_without_striker`]'s; a disc
+    /// still under the hand is hidden, so a carried or slid striker does not
+    /// count, and a flicker with no arm of that seat about is no stroke.
     fn striker_taken_for_a_carromman<'f>(
         &self,
         frame: &'f TrackFrame,
-        seat: Seat,
-    ) -> Option<&'f Track> {
+    ) -> Option<(&'f Track, Seat)> {
         frame
             .tracks
             .iter()
@@ -477,23 +485,29 @@ impl StrokeMachine {
                         .still_frames
                         .get(&t.id)
                         .is_some_and(|&(still, moving)| still == 0 && moving >= 2)
-                    && launch_seat(t).is_some_and(|(from, _)| {
-                        let inward = -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords;
-                        from == seat && t.velocity.dot(&inward) > 0.0
-                    })
-                    // Struck off the base lines, it is first seen on them or
-                    // past them, never between them and the player (where
-                    // an arm reaching in is), and has come from there (not
-                    // a piece lying elsewhere whose track jumped to a blur).
-                    && rotate_from_seat(t.first_seen_at(), seat).y
-                        >= -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + STRIKER_RADIUS_MM)
                     && (t.position - t.first_seen_at()).dot(&t.velocity) >= 0.0
                     && self
                         .previous_velocity
                         .get(&t.id)
                         .is_some_and(|&before| steady_course(before, t.velocity))
             })
-            .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+            .filter_map(|t| {
+                let (seat, _) = launch_seat(t)?;
+                let arm_just_now = self
+                    .arm_seen
+                    .get(&seat)
+                    .is_some_and(|&seen| frame.t - seen <= HAND_SEAT_MEMORY_S);
+                // Not drawn back towards the player, as an arm is (a shot
+                // along the base lines is fine), and first seen on the
+                // lines or past them, never between them and the player
+                // (where an arm reaching in is).
+                let inward = -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords;
+                let not_drawn_back = t.velocity.dot(&inward) > -DRAWN_BACK_COS * t.speed();
+                let past_the_lines = rotate_from_seat(t.first_seen_at(), seat).y
+                    >= -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + STRIKER_RADIUS_MM);
+                (arm_just_now && not_drawn_back && past_the_lines).then_some((t, seat))
+            })
+            .max_by(|a, b| a.0.speed().total_cmp(&b.0.speed()))
     }
 
     fn count_still_frames(&mut self, frame: &TrackFrame) {
@@ -1078,6 +1092,10 @@ const STEADY_COURSE_COS: f64 = 0.766;
 /// on its own.
 const STEADY_SPEED_CHANGE: f64 = 0.5;
 
+/// A disc moving within about 30° of straight back towards a seat's player
+/// (cosine) is drawn back, as an arm is, not struck from those lines.
+const DRAWN_BACK_COS: f64 = 0.85;
+
 /// Step (mm) of the walk back along a striker's path to its seat.
 const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 
@@ -1179,12 +1197,29 @@ mod tests {
     /// frame for ten frames, then lying still, after south's arm was over
     /// the board until frame 18; a black at rest far off.
     fn white_disc_moving(from: Point2<f64>, step: Vector2<f64>) -> Vec<SeenStroke> {
-        let arm = Occluder {
-            min: Point2::new(100.0, -420.0),
-            max: Point2::new(160.0, -300.0),
-            cause: OcclusionCause::Hand,
-            enters_from: Some(Seat::South),
-        };
+        white_disc_moving_with_arms(from, step, &[Seat::South])
+    }
+
+    /// As [`white_disc_moving`], with the arms of `seats` over the board
+    /// (each reaching in over its own edge) until frame 18.
+    fn white_disc_moving_with_arms(
+        from: Point2<f64>,
+        step: Vector2<f64>,
+        seats: &[Seat],
+    ) -> Vec<SeenStroke> {
+        let arms: Vec<Occluder> = seats
+            .iter()
+            .map(|&seat| {
+                let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
+                let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
+                Occluder {
+                    min: Point2::new(a.x.min(b.x), a.y.min(b.y)),
+                    max: Point2::new(a.x.max(b.x), a.y.max(b.y)),
+                    cause: OcclusionCause::Hand,
+                    enters_from: Some(seat),
+                }
+            })
+            .collect();
         let mut tracker = Tracker::new(TrackerOptions::default());
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
         for i in 0..60u32 {
@@ -1198,7 +1233,7 @@ mod tests {
                 t: f64::from(i) * FRAME_S,
                 discs,
                 occluders: if (5..18).contains(&i) {
-                    vec![arm]
+                    arms.clone()
                 } else {
                     vec![]
                 },
@@ -1236,6 +1271,24 @@ mod tests {
             Vector2::new(0.0, -30.0),
         );
         assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
+    #[test]
+    fn a_striker_read_as_a_white_shot_along_its_lines_or_with_two_arms_about_is_a_stroke() {
+        let lines = (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0;
+        // Along south's lines towards the SE pocket, a little outwards.
+        let strokes = white_disc_moving(Point2::new(-60.0, -lines), Vector2::new(30.0, -2.0));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        // From north's lines into the board while both north's and south's
+        // arms are over it: north's stroke.
+        let strokes = white_disc_moving_with_arms(
+            Point2::new(-60.0, lines - 30.0),
+            Vector2::new(3.0, -30.0),
+            &[Seat::North, Seat::South],
+        );
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
     }
 
     #[test]
