@@ -382,15 +382,15 @@ impl StrokeMachine {
         if let (None, false, Some((disc, seat))) = (struck, self.in_motion(), taken_for_a_carromman)
         {
             struck = self.strike_unplaced(frame, disc, Some(seat), first_frame);
-            if let (Some(_), Some(current)) = (struck, self.current.as_mut()) {
-                current.vision.alerts.push(VisionNote {
-                    t: frame.t,
-                    message: format!(
+            if struck.is_some() {
+                self.note_on_current(
+                    frame.t,
+                    format!(
                         "a {} first seen speeding away from a seat's base lines at {:.0} mm/s is taken for the struck striker",
                         disc.piece.name(),
                         disc.speed()
                     ),
-                });
+                );
             }
         }
         if let Phase::Placed { seat, .. } = self.phase {
@@ -448,17 +448,24 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| {
-                t.piece != Piece::Striker
-                    && t.seen_this_frame()
-                    && t.speed() >= UNSEEN_STRIKE_SPEED
-                    && self
-                        .still_frames
-                        .get(&t.id)
-                        .is_some_and(|&(still, moving)| {
-                            still >= SETTLED_FRAMES && moving <= LAUNCH_FRAMES
-                        })
+                self.speeding_carromman(t, |still, moving| {
+                    still >= SETTLED_FRAMES && moving <= LAUNCH_FRAMES
+                })
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+    }
+
+    /// Whether `t` is a carromman or the Queen seen this frame at
+    /// [`UNSEEN_STRIKE_SPEED`] or more, whose frames lying still before it
+    /// moved and moving since pass `counts`.
+    fn speeding_carromman(&self, t: &Track, counts: impl Fn(u32, u32) -> bool) -> bool {
+        t.piece != Piece::Striker
+            && t.seen_this_frame()
+            && t.speed() >= UNSEEN_STRIKE_SPEED
+            && self
+                .still_frames
+                .get(&t.id)
+                .is_some_and(|&(still, moving)| counts(still, moving))
     }
 
     /// The striker read as a carromman (its colour or size taken for one),
@@ -477,14 +484,8 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| {
-                t.piece != Piece::Striker
-                    && t.seen_this_frame()
-                    && !t.hidden
-                    && t.speed() >= UNSEEN_STRIKE_SPEED
-                    && self
-                        .still_frames
-                        .get(&t.id)
-                        .is_some_and(|&(still, moving)| still == 0 && moving >= 2)
+                !t.hidden
+                    && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
                     && (t.position - t.first_seen_at()).dot(&t.velocity) >= 0.0
                     && self
                         .previous_velocity
@@ -547,16 +548,23 @@ impl StrokeMachine {
         self.start(frame, piece, seat, None, false, launched_t);
         if let Some(current) = self.current.as_mut() {
             current.stroke.touched = true;
-            current.vision.alerts.push(VisionNote {
-                t: frame.t,
-                message: format!(
-                    "the striker was not seen; the stroke is read from a {} that shot off at {:.0} mm/s",
-                    piece.piece.name(),
-                    piece.speed()
-                ),
-            });
         }
+        self.note_on_current(
+            frame.t,
+            format!(
+                "the striker was not seen; the stroke is read from a {} that shot off at {:.0} mm/s",
+                piece.piece.name(),
+                piece.speed()
+            ),
+        );
         Some(seat)
+    }
+
+    /// An alert on the stroke under way, if one is.
+    fn note_on_current(&mut self, t: f64, message: String) {
+        if let Some(current) = self.current.as_mut() {
+            current.vision.alerts.push(VisionNote { t, message });
+        }
     }
 
     fn start(
@@ -1147,14 +1155,22 @@ mod tests {
 
     /// Runs detections through a tracker and the machine.
     fn run(frames: impl Iterator<Item = Vec<Detection>>) -> Vec<SeenStroke> {
+        run_with_hands(frames.map(|discs| (discs, Vec::new())))
+    }
+
+    /// Runs detections, with what hid part of the board in each frame,
+    /// through a tracker and the machine.
+    fn run_with_hands(
+        frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
+    ) -> Vec<SeenStroke> {
         let mut tracker = Tracker::new(TrackerOptions::default());
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        for (i, discs) in frames.enumerate() {
+        for (i, (discs, occluders)) in frames.enumerate() {
             let detections = Detections {
                 index: i as u64,
                 t: i as f64 * FRAME_S,
                 discs,
-                occluders: Vec::new(),
+                occluders,
                 break_arrangement: false,
                 still_there: Vec::new(),
             };
@@ -1220,34 +1236,19 @@ mod tests {
                 }
             })
             .collect();
-        let mut tracker = Tracker::new(TrackerOptions::default());
-        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        for i in 0..60u32 {
+        run_with_hands((0..60u32).map(move |i| {
             let mut discs = vec![disc(Piece::Black, Point2::new(250.0, 250.0))];
             if i >= 20 {
                 let moved = f64::from((i - 20).min(10));
                 discs.push(disc(Piece::White, from + step * moved));
             }
-            let detections = Detections {
-                index: u64::from(i),
-                t: f64::from(i) * FRAME_S,
-                discs,
-                occluders: if (5..18).contains(&i) {
-                    arms.clone()
-                } else {
-                    vec![]
-                },
-                break_arrangement: false,
-                still_there: Vec::new(),
-            };
-            let tracks = if i == 0 {
-                tracker.seed(&detections)
+            let hands = if (5..18).contains(&i) {
+                arms.clone()
             } else {
-                tracker.update(&detections)
+                vec![]
             };
-            machine.push(&tracks);
-        }
-        machine.finish()
+            (discs, hands)
+        }))
     }
 
     #[test]
@@ -1320,38 +1321,19 @@ mod tests {
             cause: OcclusionCause::Hand,
             enters_from: Some(Seat::North),
         };
-        let mut tracker = Tracker::new(TrackerOptions::default());
-        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        for i in 0..60u32 {
-            let (discs, occluders) = match i {
-                0..10 => (vec![disc(Piece::Striker, placed)], vec![]),
-                10..12 => (vec![], vec![hand]),
-                12 => (vec![disc(Piece::Striker, west_lines)], vec![]),
-                13..20 => {
-                    let at = west_lines - Vector2::new(0.0, 40.0 * f64::from(i - 12));
-                    (vec![disc(Piece::Striker, at)], vec![])
-                }
-                _ => {
-                    let at = west_lines - Vector2::new(0.0, 280.0);
-                    (vec![disc(Piece::Striker, at)], vec![])
-                }
-            };
-            let detections = Detections {
-                index: u64::from(i),
-                t: f64::from(i) * FRAME_S,
-                discs,
-                occluders,
-                break_arrangement: false,
-                still_there: Vec::new(),
-            };
-            let tracks = if i == 0 {
-                tracker.seed(&detections)
-            } else {
-                tracker.update(&detections)
-            };
-            machine.push(&tracks);
-        }
-        let strokes = machine.finish();
+        let strokes = run_with_hands((0..60u32).map(|i| match i {
+            0..10 => (vec![disc(Piece::Striker, placed)], vec![]),
+            10..12 => (vec![], vec![hand]),
+            12 => (vec![disc(Piece::Striker, west_lines)], vec![]),
+            13..20 => {
+                let at = west_lines - Vector2::new(0.0, 40.0 * f64::from(i - 12));
+                (vec![disc(Piece::Striker, at)], vec![])
+            }
+            _ => {
+                let at = west_lines - Vector2::new(0.0, 280.0);
+                (vec![disc(Piece::Striker, at)], vec![])
+            }
+        }));
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(strokes[0].stroke.seat, Seat::North);
     }
