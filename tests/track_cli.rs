@@ -214,6 +214,48 @@ fn track_recognises_the_stroke_and_its_pocketings() {
     assert!(std::fs::metadata(&overlay).unwrap().len() > 0);
 }
 
+#[test]
+fn tracks_lists_every_frame_with_the_pieces_and_their_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = write_clip(dir.path(), 60);
+    let out = dir.path().join("got.strokes.json");
+    let tracks = dir.path().join("got.tracks.jsonl");
+    carrom_ok(&[
+        "track",
+        clip.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--tracks",
+        tracks.to_str().unwrap(),
+    ]);
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(&tracks)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 60);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["frame"], i as u64, "{row}");
+        assert!(
+            row["pieces"].is_array() && row["tentative"].is_array(),
+            "{row}"
+        );
+    }
+    // The stroke is under way in some frames and over by the last.
+    assert!(rows.iter().any(|row| row["in_motion"] == true));
+    assert_eq!(rows[59]["strokes"], 1, "{}", rows[59]);
+    // The white is seen going: it vanished by the SW pocket.
+    let sw = pocket_centre(Pocket::Sw);
+    let white_went_in = rows
+        .iter()
+        .flat_map(|row| row["events"].as_array().unwrap().iter())
+        .any(|e| {
+            let (x, y) = (e["x"].as_f64().unwrap(), e["y"].as_f64().unwrap());
+            e["event"] == "vanished" && e["kind"] == "white" && (x - sw.x).hypot(y - sw.y) < 60.0
+        });
+    assert!(white_went_in);
+}
+
 /// The stroke of `write_clip`, in a stroke log read from `path`: one stroke
 /// from south that put the white in the SW pocket.
 fn assert_the_clips_stroke(path: &Path) {
