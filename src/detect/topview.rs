@@ -1,7 +1,7 @@
 //! The camera frame warped to a top view of the board (south at the bottom,
 //! a fixed px/mm), through remap tables computed once per camera.
 
-use nalgebra::Point2;
+use nalgebra::{Point2, Point3};
 use opencv::core::{self, Mat, Scalar, Vec2f, Vec2s, CV_16SC2, CV_32FC2, CV_8UC3};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -20,6 +20,12 @@ pub trait BoardCamera {
     fn image_point(&self, board: Point2<f64>) -> Option<Point2<f64>>;
     /// The image size the mapping is for, (width, height) pixels.
     fn image_size(&self) -> (u32, u32);
+    /// The camera's centre in board mm (z: height above the board), where
+    /// it is known: pieces stand off the board, and seen from there they
+    /// lie a little farther from the point below the camera than they are.
+    fn viewpoint(&self) -> Option<Point3<f64>> {
+        None
+    }
 }
 
 impl BoardCamera for Camera {
@@ -31,6 +37,10 @@ impl BoardCamera for Camera {
 
     fn image_size(&self) -> (u32, u32) {
         self.size()
+    }
+
+    fn viewpoint(&self) -> Option<Point3<f64>> {
+        Some(self.centre_mm())
     }
 }
 

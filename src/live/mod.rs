@@ -16,7 +16,7 @@ pub mod view;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use nalgebra::Point2;
+use nalgebra::{Point2, Point3};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -118,6 +118,13 @@ impl BoardCamera for CameraModel {
         match self {
             CameraModel::Simulated(camera) => camera.image_size(),
             CameraModel::Calibrated(c) => (c.image_width, c.image_height),
+        }
+    }
+
+    fn viewpoint(&self) -> Option<Point3<f64>> {
+        match self {
+            CameraModel::Simulated(camera) => camera.viewpoint(),
+            CameraModel::Calibrated(c) => c.viewpoint(),
         }
     }
 }

@@ -6,10 +6,11 @@
 
 use std::collections::HashMap;
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::{Point2, Point3, Vector2};
 use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
+use crate::detect::stand_on_the_board;
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
     STRIKER_RADIUS_MM,
@@ -112,19 +113,26 @@ pub struct RestingPiece {
 }
 
 impl RestSnapshot {
-    /// The confirmed tracks of `frame`, as resting pieces.
-    pub fn of(frame: &TrackFrame) -> RestSnapshot {
+    /// The confirmed tracks of `frame`, as resting pieces: where they stand
+    /// on the board as seen from `viewpoint` (the camera's centre, board
+    /// mm) when it is known, else where the board plane's mapping puts them.
+    pub fn of(frame: &TrackFrame, viewpoint: Option<Point3<f64>>) -> RestSnapshot {
         RestSnapshot {
             frame: frame.index,
             t: frame.t,
             pieces: frame
                 .tracks
                 .iter()
-                .map(|track| RestingPiece {
-                    piece: track.piece,
-                    // Rounded to a hundredth of a mm: finer than any camera sees.
-                    x: (track.position.x * 100.0).round() / 100.0,
-                    y: (track.position.y * 100.0).round() / 100.0,
+                .map(|track| {
+                    let at = viewpoint.map_or(track.position, |viewpoint| {
+                        stand_on_the_board(track.position, viewpoint)
+                    });
+                    RestingPiece {
+                        piece: track.piece,
+                        // Rounded to a hundredth of a mm: finer than any camera sees.
+                        x: (at.x * 100.0).round() / 100.0,
+                        y: (at.y * 100.0).round() / 100.0,
+                    }
                 })
                 .collect(),
         }
@@ -210,6 +218,9 @@ pub struct StrokeMachine {
     /// When (s) each seat's arm was last seen over the board between
     /// strokes, alone or with another's.
     arm_seen: HashMap<Seat, f64>,
+    /// The camera's centre, board mm, where known: rest positions are
+    /// reported where the pieces stand on the board.
+    viewpoint: Option<Point3<f64>>,
     /// The seat of the last arm seen over the board between strokes, however
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
@@ -242,7 +253,14 @@ impl StrokeMachine {
             still_frames: HashMap::new(),
             previous_velocity: HashMap::new(),
             arm_seen: HashMap::new(),
+            viewpoint: None,
         }
+    }
+
+    /// Reports rest positions as seen from the camera at `viewpoint` (its
+    /// centre in board mm), correcting for the pieces' height.
+    pub fn see_from(&mut self, viewpoint: Option<Point3<f64>>) {
+        self.viewpoint = viewpoint;
     }
 
     /// Strokes finished so far (a late pocketing may still be added to the last).
@@ -362,7 +380,7 @@ impl StrokeMachine {
                             lost.record_in(&mut done);
                         }
                         reconcile_exits(&mut done, frame);
-                        done.vision.rest = Some(RestSnapshot::of(frame));
+                        done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
                         self.finished.push(done);
                     }
                     self.phase = Phase::Waiting { still_frames: 0 };

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
+use nalgebra::Point3;
 use opencv::core::{Mat, Point, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -354,6 +355,9 @@ pub struct ClipTracker {
     tracker: Tracker,
     machine: StrokeMachine,
     rectified: Rectified,
+    /// The camera's centre in board mm, where known: the stroke machine
+    /// reports rest positions where the pieces stand on the board.
+    viewpoint: Option<Point3<f64>>,
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
@@ -367,13 +371,17 @@ impl ClipTracker {
     ) -> Result<ClipTracker, StageError> {
         let (top_view, detector) = Self::stages_for(camera, options)?;
         let rectified = top_view.empty_rectified();
+        let viewpoint = camera.viewpoint();
+        let mut machine = StrokeMachine::new(options.machine);
+        machine.see_from(viewpoint);
         Ok(ClipTracker {
             options: options.clone(),
             top_view,
             detector,
             tracker: Tracker::new(options.tracker),
-            machine: StrokeMachine::new(options.machine),
+            machine,
             rectified,
+            viewpoint,
             since_seed: 0,
             frames: 0,
         })
@@ -447,7 +455,9 @@ impl ClipTracker {
     pub fn restart(&mut self) -> Vec<SeenStroke> {
         self.tracker = Tracker::new(self.options.tracker);
         self.since_seed = 0;
-        std::mem::replace(&mut self.machine, StrokeMachine::new(self.options.machine)).finish()
+        let mut machine = StrokeMachine::new(self.options.machine);
+        machine.see_from(self.viewpoint);
+        std::mem::replace(&mut self.machine, machine).finish()
     }
 
     /// The camera moved and was refitted: frames now map through `camera`.
@@ -457,6 +467,8 @@ impl ClipTracker {
         self.rectified = top_view.empty_rectified();
         self.top_view = top_view;
         self.detector = detector;
+        self.viewpoint = camera.viewpoint();
+        self.machine.see_from(self.viewpoint);
         self.tracker = Tracker::new(self.options.tracker);
         self.since_seed = 0;
         Ok(())
