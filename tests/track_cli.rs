@@ -170,20 +170,22 @@ fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Writes the 60-frame clip of `write_clip` into `dir`, runs `carrom track`
+/// on it with `extra` arguments and returns the stroke log's path.
+fn track_the_clip(dir: &Path, extra: &[&str]) -> PathBuf {
+    let clip = write_clip(dir, 60);
+    let out = dir.join("got.strokes.json");
+    let mut args = vec!["track", clip.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    carrom_ok(&args);
+    out
+}
+
 #[test]
 fn track_recognises_the_stroke_and_its_pocketings() {
     let dir = tempfile::tempdir().unwrap();
-    let clip = write_clip(dir.path(), 60);
-    let out = dir.path().join("got.strokes.json");
     let overlay = dir.path().join("review.avi");
-    carrom_ok(&[
-        "track",
-        clip.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--overlay",
-        overlay.to_str().unwrap(),
-    ]);
+    let out = track_the_clip(dir.path(), &["--overlay", overlay.to_str().unwrap()]);
     let log = read_json(&out);
     let strokes = log["strokes"].as_array().unwrap();
     assert_eq!(strokes.len(), 1, "{log:#}");
@@ -217,17 +219,8 @@ fn track_recognises_the_stroke_and_its_pocketings() {
 #[test]
 fn tracks_lists_every_frame_with_the_pieces_and_their_events() {
     let dir = tempfile::tempdir().unwrap();
-    let clip = write_clip(dir.path(), 60);
-    let out = dir.path().join("got.strokes.json");
     let tracks = dir.path().join("got.tracks.jsonl");
-    carrom_ok(&[
-        "track",
-        clip.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--tracks",
-        tracks.to_str().unwrap(),
-    ]);
+    track_the_clip(dir.path(), &["--tracks", tracks.to_str().unwrap()]);
     let rows: Vec<serde_json::Value> = std::fs::read_to_string(&tracks)
         .unwrap()
         .lines()
