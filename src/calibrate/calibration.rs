@@ -158,7 +158,7 @@ impl Calibration {
     /// mapping no camera above the board makes.
     pub fn viewpoint(&self) -> Option<Point3<f64>> {
         let h = Matrix3::from_fn(|r, c| self.board_to_image_h[r][c]);
-        viewpoint_of(&h, &self.lens)
+        self.lens.viewpoint(&h)
     }
 
     /// Builds a calibration from a fitted homography (board mm → undistorted
@@ -290,52 +290,10 @@ impl Calibration {
     }
 }
 
-/// The centre (board mm) of a pinhole camera with focal lengths and
-/// principal point of `lens` that maps the board plane by `board_to_image`.
-pub fn viewpoint_of(board_to_image: &Matrix3<f64>, lens: &Lens) -> Option<Point3<f64>> {
-    let k_inverse = Matrix3::new(
-        1.0 / lens.fx,
-        0.0,
-        -lens.cx / lens.fx,
-        0.0,
-        1.0 / lens.fy,
-        -lens.cy / lens.fy,
-        0.0,
-        0.0,
-        1.0,
-    );
-    let m = k_inverse * board_to_image;
-    let (m1, m2, m3) = (m.column(0), m.column(1), m.column(2));
-    let scale = 2.0 / (m1.norm() + m2.norm());
-    // The board lies in front of the camera.
-    let scale = if m3.z < 0.0 { -scale } else { scale };
-    let (r1, r2, t) = (m1 * scale, m2 * scale, m3 * scale);
-    let r3 = r1.cross(&r2);
-    let rotation = Matrix3::from_columns(&[r1, r2, r3]);
-    let centre = -(rotation.transpose() * t);
-    (centre.iter().all(|v| v.is_finite()) && centre.z.abs() > 0.0)
-        .then(|| Point3::new(centre.x, centre.y, centre.z.abs()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::calibrate::synthetic::TruthCamera;
-
-    #[test]
-    fn the_viewpoint_from_a_homography_is_the_cameras_centre() {
-        use rand::SeedableRng;
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
-        for _ in 0..20 {
-            let camera = crate::sim::camera::Camera::random(&mut rng, 1280, 720).unwrap();
-            let found = viewpoint_of(camera.homography(), &camera.lens()).unwrap();
-            let centre = camera.centre_mm();
-            assert!(
-                (found - centre).norm() < 0.5,
-                "{found:?} against {centre:?}"
-            );
-        }
-    }
 
     fn example() -> Calibration {
         let truth = TruthCamera::generated(3, 640, 480).unwrap();

@@ -2,7 +2,7 @@
 //! to undistorted pixels) followed by two-term radial lens distortion, the
 //! same model OpenCV and the simulator's camera use.
 
-use nalgebra::{Matrix3, Point2, Vector3};
+use nalgebra::{Matrix3, Point2, Point3, Vector3};
 use serde::{Deserialize, Serialize};
 
 use super::error::CalibrateError;
@@ -84,6 +84,33 @@ impl Lens {
         Err(not_invertible())
     }
 
+    /// The centre (board mm, z its height) of the pinhole camera with this
+    /// lens's focal lengths and principal point that maps the board plane
+    /// by `board_to_image`: with `H = K [r1 r2 t]` up to scale, the centre
+    /// is `-Rᵀ t`. `None` where no camera makes that mapping.
+    pub fn viewpoint(&self, board_to_image: &Matrix3<f64>) -> Option<Point3<f64>> {
+        let k_inverse = Matrix3::new(
+            1.0 / self.fx,
+            0.0,
+            -self.cx / self.fx,
+            0.0,
+            1.0 / self.fy,
+            -self.cy / self.fy,
+            0.0,
+            0.0,
+            1.0,
+        );
+        let m = k_inverse * board_to_image;
+        let (m1, m2, m3) = (m.column(0), m.column(1), m.column(2));
+        // The board lies in front of the camera.
+        let scale = 2.0 / (m1.norm() + m2.norm()) * m3.z.signum();
+        let (r1, r2, t) = (m1 * scale, m2 * scale, m3 * scale);
+        let rotation = Matrix3::from_columns(&[r1, r2, r1.cross(&r2)]);
+        let centre = -(rotation.transpose() * t);
+        (centre.iter().all(|v| v.is_finite()) && centre.z != 0.0)
+            .then(|| Point3::new(centre.x, centre.y, centre.z.abs()))
+    }
+
     /// The same distortion expressed for another focal length: the mapping
     /// between distorted and undistorted pixels does not change.
     pub fn with_focal(&self, focal: f64) -> Lens {
@@ -157,6 +184,21 @@ pub fn focal_from_homography(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_viewpoint_from_a_homography_is_the_cameras_centre() {
+        use rand::SeedableRng;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        for _ in 0..20 {
+            let camera = crate::sim::camera::Camera::random(&mut rng, 1280, 720).unwrap();
+            let found = camera.lens().viewpoint(camera.homography()).unwrap();
+            let centre = camera.centre_mm();
+            assert!(
+                (found - centre).norm() < 0.5,
+                "{found:?} against {centre:?}"
+            );
+        }
+    }
 
     fn lens(k1: f64, k2: f64) -> Lens {
         Lens {

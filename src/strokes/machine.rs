@@ -139,6 +139,20 @@ impl RestSnapshot {
     }
 }
 
+/// How a track has moved lately, kept frame to frame by the stroke machine.
+#[derive(Debug, Clone, Copy, Default)]
+struct Motion {
+    /// Frames it lay still and in sight before it last moved.
+    still: u32,
+    /// Frames it has moved since (the first frames of a launch read slower
+    /// than the piece goes, so the still run is kept a little).
+    moving: u32,
+    /// Its velocity (mm/s) this frame and the frame before, where seen: a
+    /// disc moving as a struck one does keeps its course and speed.
+    velocity: Option<Vector2<f64>>,
+    velocity_before: Option<Vector2<f64>>,
+}
+
 /// Pieces seen on the board, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct SeenCount {
@@ -228,13 +242,8 @@ pub struct StrokeMachine {
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
-    /// For each track: frames it lay still and in sight before it last
-    /// moved, and frames it has moved since (the first frames of a launch
-    /// read slower than the piece goes, so the still run is kept a little).
-    still_frames: HashMap<TrackId, (u32, u32)>,
-    /// Each track's velocity in the frame before (mm/s): a disc moving as a
-    /// struck one does keeps its course and speed from frame to frame.
-    previous_velocity: HashMap<TrackId, Vector2<f64>>,
+    /// How each track has moved lately.
+    motions: HashMap<TrackId, Motion>,
 }
 
 impl StrokeMachine {
@@ -250,8 +259,7 @@ impl StrokeMachine {
             hand_seat: None,
             last_seat: None,
             lost_towards_pocket: Vec::new(),
-            still_frames: HashMap::new(),
-            previous_velocity: HashMap::new(),
+            motions: HashMap::new(),
             arm_seen: HashMap::new(),
             viewpoint: None,
         }
@@ -261,6 +269,11 @@ impl StrokeMachine {
     /// centre in board mm), correcting for the pieces' height.
     pub fn see_from(&mut self, viewpoint: Option<Point3<f64>>) {
         self.viewpoint = viewpoint;
+    }
+
+    /// The camera's centre it reports rest positions as seen from.
+    pub fn viewpoint(&self) -> Option<Point3<f64>> {
+        self.viewpoint
     }
 
     /// Strokes finished so far (a late pocketing may still be added to the last).
@@ -288,7 +301,7 @@ impl StrokeMachine {
             self.last_seat = Some(*seat);
         }
         let launched = self.launched_without_striker(frame);
-        self.count_still_frames(frame);
+        self.follow_motions(frame);
         let striking_hand = self
             .hand_seat
             .filter(|&(_, t)| frame.t - t <= HAND_SEAT_MEMORY_S)
@@ -350,9 +363,9 @@ impl StrokeMachine {
                     // found again after hiding has no speed yet): another
                     // seat counts only once the striker lies still there.
                     let settled = self
-                        .still_frames
+                        .motions
                         .get(&s.id)
-                        .is_some_and(|&(still, _)| still >= self.options.placement_frames);
+                        .is_some_and(|m| m.still >= self.options.placement_frames);
                     if let Some(now) = seat_at(s.position).filter(|&now| now == seat || settled) {
                         self.phase = Phase::Placed {
                             seat: now,
@@ -376,9 +389,7 @@ impl StrokeMachine {
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
                 if rest >= self.options.rest_frames {
                     if let Some(mut done) = self.current.take() {
-                        for lost in self.lost_towards_pocket.drain(..) {
-                            lost.record_in(&mut done);
-                        }
+                        self.record_lost_towards_pockets(&mut done);
                         reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
                         self.finished.push(done);
@@ -414,12 +425,6 @@ impl StrokeMachine {
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
         }
-        self.previous_velocity = frame
-            .tracks
-            .iter()
-            .filter(|t| t.seen_this_frame())
-            .map(|t| (t.id, t.velocity))
-            .collect();
         if !self.in_motion() {
             self.late_pocketings(frame);
         }
@@ -481,9 +486,9 @@ impl StrokeMachine {
             && t.seen_this_frame()
             && t.speed() >= UNSEEN_STRIKE_SPEED
             && self
-                .still_frames
+                .motions
                 .get(&t.id)
-                .is_some_and(|&(still, moving)| counts(still, moving))
+                .is_some_and(|m| counts(m.still, m.moving))
     }
 
     /// The striker read as a carromman (its colour or size taken for one),
@@ -506,9 +511,10 @@ impl StrokeMachine {
                     && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
                     && (t.position - t.first_seen_at()).dot(&t.velocity) >= 0.0
                     && self
-                        .previous_velocity
+                        .motions
                         .get(&t.id)
-                        .is_some_and(|&before| steady_course(before, t.velocity))
+                        .and_then(|m| m.velocity_before)
+                        .is_some_and(|before| steady_course(before, t.velocity))
             })
             .filter_map(|t| {
                 let (seat, _) = launch_seat(t)?;
@@ -529,15 +535,16 @@ impl StrokeMachine {
             .max_by(|a, b| a.0.speed().total_cmp(&b.0.speed()))
     }
 
-    fn count_still_frames(&mut self, frame: &TrackFrame) {
+    fn follow_motions(&mut self, frame: &TrackFrame) {
         let rest_speed = self.options.rest_speed;
-        let previous = std::mem::take(&mut self.still_frames);
-        self.still_frames = frame
+        let previous = std::mem::take(&mut self.motions);
+        self.motions = frame
             .tracks
             .iter()
             .map(|t| {
-                let (still, moving) = previous.get(&t.id).copied().unwrap_or((0, 0));
-                let now = if t.hidden || !t.seen_this_frame() {
+                let before = previous.get(&t.id).copied().unwrap_or_default();
+                let (still, moving) = (before.still, before.moving);
+                let (still, moving) = if t.hidden || !t.seen_this_frame() {
                     (0, 0)
                 } else if t.speed() < rest_speed {
                     (if moving > 0 { 1 } else { still + 1 }, 0)
@@ -546,7 +553,13 @@ impl StrokeMachine {
                 } else {
                     (0, moving + 1)
                 };
-                (t.id, now)
+                let motion = Motion {
+                    still,
+                    moving,
+                    velocity: t.seen_this_frame().then_some(t.velocity),
+                    velocity_before: before.velocity,
+                };
+                (t.id, motion)
             })
             .collect();
     }
@@ -576,6 +589,14 @@ impl StrokeMachine {
             ),
         );
         Some(seat)
+    }
+
+    /// The pieces lost speeding at a pocket in `stroke` and not found again
+    /// went in.
+    fn record_lost_towards_pockets(&mut self, stroke: &mut SeenStroke) {
+        for lost in self.lost_towards_pocket.drain(..) {
+            lost.record_in(stroke);
+        }
     }
 
     /// An alert on the stroke under way, if one is.
@@ -758,9 +779,7 @@ impl StrokeMachine {
     pub fn finish(mut self) -> Vec<SeenStroke> {
         if let Some(mut current) = self.current.take() {
             current.vision.ended_mid_stroke = true;
-            for lost in self.lost_towards_pocket.drain(..) {
-                lost.record_in(&mut current);
-            }
+            self.record_lost_towards_pockets(&mut current);
             // No count at rest to judge by: only what is surely one piece.
             current.stroke.pocketed = drop_twin_pocketings(&mut current, |_| u32::MAX);
             self.finished.push(current);

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
-use nalgebra::Point3;
 use opencv::core::{Mat, Point, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -355,9 +354,6 @@ pub struct ClipTracker {
     tracker: Tracker,
     machine: StrokeMachine,
     rectified: Rectified,
-    /// The camera's centre in board mm, where known: the stroke machine
-    /// reports rest positions where the pieces stand on the board.
-    viewpoint: Option<Point3<f64>>,
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
@@ -371,9 +367,8 @@ impl ClipTracker {
     ) -> Result<ClipTracker, StageError> {
         let (top_view, detector) = Self::stages_for(camera, options)?;
         let rectified = top_view.empty_rectified();
-        let viewpoint = camera.viewpoint();
         let mut machine = StrokeMachine::new(options.machine);
-        machine.see_from(viewpoint);
+        machine.see_from(camera.viewpoint());
         Ok(ClipTracker {
             options: options.clone(),
             top_view,
@@ -381,7 +376,6 @@ impl ClipTracker {
             tracker: Tracker::new(options.tracker),
             machine,
             rectified,
-            viewpoint,
             since_seed: 0,
             frames: 0,
         })
@@ -456,7 +450,7 @@ impl ClipTracker {
         self.tracker = Tracker::new(self.options.tracker);
         self.since_seed = 0;
         let mut machine = StrokeMachine::new(self.options.machine);
-        machine.see_from(self.viewpoint);
+        machine.see_from(self.machine.viewpoint());
         std::mem::replace(&mut self.machine, machine).finish()
     }
 
@@ -467,8 +461,7 @@ impl ClipTracker {
         self.rectified = top_view.empty_rectified();
         self.top_view = top_view;
         self.detector = detector;
-        self.viewpoint = camera.viewpoint();
-        self.machine.see_from(self.viewpoint);
+        self.machine.see_from(camera.viewpoint());
         self.tracker = Tracker::new(self.options.tracker);
         self.since_seed = 0;
         Ok(())
