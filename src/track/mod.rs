@@ -10,7 +10,7 @@ use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat};
+use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat, Stroke};
 
 /// Tuning of the tracker.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -640,16 +640,13 @@ fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
 /// Whether a piece moving from `from` to `to` passes over a pocket's mouth:
 /// its centre comes within a carromman's radius of the pocket's edge.
 fn crosses_a_mouth(from: Point2<f64>, to: Point2<f64>) -> bool {
-    let path = to - from;
-    let length_squared = path.norm_squared();
+    let path = Stroke {
+        start: from,
+        end: to,
+        thickness: 0.0,
+    };
     Pocket::ALL.into_iter().any(|pocket| {
-        let centre = pocket_centre(pocket);
-        let along = if length_squared > 0.0 {
-            ((centre - from).dot(&path) / length_squared).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (from + path * along - centre).norm() <= POCKET_RADIUS_MM + CARROMMAN_RADIUS_MM
+        path.distance_to(pocket_centre(pocket)) <= POCKET_RADIUS_MM + CARROMMAN_RADIUS_MM
     })
 }
 
