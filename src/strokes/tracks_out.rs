@@ -12,7 +12,7 @@ use crate::track::{Track, TrackEvent, TrackFrame};
 
 /// One line of the file: a frame's tracks, hands and events.
 #[derive(Debug, Serialize)]
-struct FrameRow<'a> {
+struct FrameRow {
     frame: u64,
     t: f64,
     /// Whether the stroke machine has a stroke under way after this frame.
@@ -23,7 +23,7 @@ struct FrameRow<'a> {
     pieces: Vec<PieceRow>,
     /// Discs followed but not (yet) taken for pieces.
     tentative: Vec<PieceRow>,
-    events: Vec<EventRow<'a>>,
+    events: Vec<EventRow>,
 }
 
 #[derive(Debug, Serialize)]
@@ -41,8 +41,8 @@ struct PieceRow {
 }
 
 #[derive(Debug, Serialize)]
-struct EventRow<'a> {
-    event: &'a str,
+struct EventRow {
+    event: &'static str,
     id: u32,
     kind: &'static str,
     x: f64,
@@ -131,7 +131,7 @@ fn piece_row(t: &Track) -> PieceRow {
     }
 }
 
-fn event_row(event: &TrackEvent) -> EventRow<'static> {
+fn event_row(event: &TrackEvent) -> EventRow {
     match *event {
         TrackEvent::Appeared {
             id,
