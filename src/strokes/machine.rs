@@ -5,6 +5,7 @@
 //! pocketing attached to its stroke.
 
 use std::collections::HashMap;
+use std::collections::VecDeque;
 
 use nalgebra::{Point2, Point3, Vector2};
 use serde::Serialize;
@@ -242,6 +243,9 @@ pub struct StrokeMachine {
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
+    /// Every track seen in the last few frames (seconds; id, centre in board
+    /// mm, radius mm), newest last: what met a piece that left unseen.
+    recent: VecDeque<Positions>,
     /// How each track has moved lately.
     motions: HashMap<TrackId, Motion>,
 }
@@ -259,6 +263,7 @@ impl StrokeMachine {
             hand_seat: None,
             last_seat: None,
             lost_towards_pocket: Vec::new(),
+            recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
             viewpoint: None,
@@ -302,6 +307,7 @@ impl StrokeMachine {
         }
         let launched = self.launched_without_striker(frame);
         self.follow_motions(frame);
+        self.remember_positions(frame);
         let striking_hand = self
             .hand_seat
             .filter(|&(_, t)| frame.t - t <= HAND_SEAT_MEMORY_S)
@@ -652,6 +658,23 @@ impl StrokeMachine {
         self.follow(frame, striker.id);
     }
 
+    /// Keeps this frame's positions for [`knocked_towards`].
+    fn remember_positions(&mut self, frame: &TrackFrame) {
+        if self.recent.len() == RECENT_FRAMES {
+            self.recent.pop_front();
+        }
+        let seen = frame
+            .tracks
+            .iter()
+            .filter(|t| t.seen_this_frame() && !t.hidden)
+            .map(|t| (t.id, t.position, t.radius_mm()))
+            .collect();
+        self.recent.push_back(Positions {
+            t: frame.t,
+            discs: seen,
+        });
+    }
+
     /// Touches, pocketings and pieces off the board during motion.
     fn follow(&mut self, frame: &TrackFrame, striker: TrackId) {
         let options = self.options;
@@ -707,11 +730,16 @@ impl StrokeMachine {
                             .push(OverboardPiece { piece, t: Some(t) });
                         self.overboard_tracks.push(id);
                     }
-                    Exit::Nowhere if hand_present => {}
                     Exit::Nowhere => {
-                        let pocket = (speed >= options.hit_speed)
-                            .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
-                            .flatten();
+                        let pocket = if speed >= options.hit_speed {
+                            // A hand over the board hides what it moves.
+                            (!hand_present)
+                                .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
+                                .flatten()
+                        } else {
+                            // A disc seen knocking it is evidence a hand is not.
+                            knocked_towards(&self.recent, id, last_seen, striker)
+                        };
                         match pocket {
                             Some(pocket) => self.lost_towards_pocket.push(LostTowardsPocket {
                                 id,
@@ -720,6 +748,7 @@ impl StrokeMachine {
                                 last_seen,
                                 t,
                             }),
+                            None if hand_present => {}
                             None => current.vision.alerts.push(VisionNote {
                                 t,
                                 message: format!(
@@ -1068,6 +1097,83 @@ fn pocket_ahead(from: Point2<f64>, heading: Vector2<f64>, speed: f64) -> Option<
         })
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(pocket, _)| pocket)
+}
+
+/// One frame's discs in sight: track, centre (board mm), radius (mm).
+#[derive(Debug, Clone)]
+struct Positions {
+    /// Seconds from the start of the clip.
+    t: f64,
+    discs: Vec<(TrackId, Point2<f64>, f64)>,
+}
+
+/// Frames of positions kept for [`knocked_towards`]: more than a resting
+/// piece may go unseen before it is declared gone.
+const RECENT_FRAMES: usize = 12;
+
+/// The pocket the piece `lost`, lying at `at`, was knocked towards, if a
+/// disc moving through the `recent` frames met it: a struck disc leaves
+/// along the line from the other's centre through its own at contact, at
+/// about the other's speed. A white on light wood can vanish the moment it
+/// moves (its face is the board's colour) and only this tells where it went.
+/// `striker` is the stroke's striker, whatever its track was taken for.
+fn knocked_towards(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    at: Point2<f64>,
+    striker: TrackId,
+) -> Option<Pocket> {
+    let radius = recent
+        .iter()
+        .rev()
+        .find_map(|frame| frame.discs.iter().find(|(id, _, _)| *id == lost))
+        .map_or(CARROMMAN_RADIUS_MM, |&(_, _, r)| r);
+    // The earliest contact over every other disc's path.
+    let mut earliest: Option<(f64, Point2<f64>, f64)> = None;
+    for (before, after) in recent.iter().zip(recent.iter().skip(1)) {
+        for &(id, a, r) in before.discs.iter().filter(|(id, _, _)| *id != lost) {
+            let r = if id == striker { STRIKER_RADIUS_MM } else { r };
+            let Some(&(_, b, _)) = after.discs.iter().find(|(other, _, _)| *other == id) else {
+                continue;
+            };
+            let speed = (b - a).norm() / (after.t - before.t).max(1e-6);
+            if speed < KNOCK_MIN_SPEED_MM_S {
+                continue;
+            }
+            if let Some(contact) = first_within(a, b, at, r + radius) {
+                if earliest.is_none_or(|(t, _, _)| before.t < t) {
+                    earliest = Some((before.t, contact, speed));
+                }
+            }
+        }
+    }
+    let (_, contact, speed) = earliest?;
+    pocket_ahead(at, at - contact, speed)
+}
+
+/// A disc slower than this (mm/s) knocks nothing anywhere.
+const KNOCK_MIN_SPEED_MM_S: f64 = 300.0;
+
+/// The first point on the segment from `a` to `b` within `reach` of
+/// `centre`, if any (`a` itself if it already is).
+fn first_within(
+    a: Point2<f64>,
+    b: Point2<f64>,
+    centre: Point2<f64>,
+    reach: f64,
+) -> Option<Point2<f64>> {
+    let (d, f) = (b - a, a - centre);
+    if f.norm() <= reach {
+        return Some(a);
+    }
+    // |f + s d| = reach, the smaller root in 0..=1.
+    let (qa, qb, qc) = (d.dot(&d), 2.0 * f.dot(&d), f.dot(&f) - reach * reach);
+    let discriminant = qb * qb - 4.0 * qa * qc;
+    if qa <= 0.0 || discriminant < 0.0 {
+        return None;
+    }
+    let s = (-qb - discriminant.sqrt()) / (2.0 * qa);
+    (0.0..=1.0).contains(&s).then(|| a + d * s)
 }
 
 fn where_it_went(
@@ -1562,6 +1668,88 @@ mod tests {
             )),
             _ => None,
         }
+    }
+
+    /// The striker shot from north at the SW pocket over a white lying on
+    /// its path, moved `aside` mm off the line; the white is never seen
+    /// moving (a white on light wood), only gone once the striker is there.
+    fn white_in_the_striker_path(aside: f64) -> Vec<SeenStroke> {
+        let path = pocket_centre(Pocket::Sw) - placed_north();
+        let across = nalgebra::Vector2::new(-path.y, path.x).normalize();
+        let white = placed_north() + path * 0.8 + across * aside;
+        run((0..40).map(move |i| {
+            let mut discs = Vec::new();
+            discs.extend(striker_shot_north_to_sw(i));
+            if i < 17 {
+                discs.push(disc(Piece::White, white));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_resting_piece_gone_unseen_as_the_striker_meets_it_went_where_it_was_knocked() {
+        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
+            strokes
+                .iter()
+                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
+                .collect()
+        };
+        // Met full on: knocked straight on into the SW pocket.
+        let full = white_in_the_striker_path(0.0);
+        assert!(
+            pocketed(&full).contains(&(Piece::White, Some(Pocket::Sw))),
+            "{full:?}"
+        );
+        // Met on its edge: sent off at an angle, away from every pocket.
+        let glancing = white_in_the_striker_path(30.0);
+        assert!(
+            pocketed(&glancing)
+                .iter()
+                .all(|&(piece, _)| piece != Piece::White),
+            "{glancing:?}"
+        );
+    }
+
+    #[test]
+    fn the_first_point_of_a_path_within_reach_of_a_disc() {
+        let centre = Point2::new(0.0, 0.0);
+        let at = first_within(
+            Point2::new(-100.0, 10.0),
+            Point2::new(100.0, 10.0),
+            centre,
+            20.0,
+        );
+        let at = at.expect("the path passes 10 mm from the centre");
+        assert!(
+            (at - Point2::new(-(300.0f64).sqrt(), 10.0)).norm() < 1e-9,
+            "{at:?}"
+        );
+        // Starting within reach: the start.
+        let start = Point2::new(5.0, 5.0);
+        assert_eq!(
+            first_within(start, Point2::new(50.0, 5.0), centre, 20.0),
+            Some(start)
+        );
+        // Passing wide, or stopping short: none.
+        assert_eq!(
+            first_within(
+                Point2::new(-100.0, 30.0),
+                Point2::new(100.0, 30.0),
+                centre,
+                20.0
+            ),
+            None
+        );
+        assert_eq!(
+            first_within(
+                Point2::new(-100.0, 0.0),
+                Point2::new(-50.0, 0.0),
+                centre,
+                20.0
+            ),
+            None
+        );
     }
 
     /// The striker struck from north at frame 10; a black at (-150, -150)
