@@ -38,6 +38,11 @@ pub const PIECE: u8 = 1;
 /// A pixel under a hand: learned only once long still.
 pub const UNDER_HAND: u8 = 2;
 
+/// Slow learning steps after which a mean that began as the prior's
+/// prediction counts as a view of the board: at the default rate (0.03) the
+/// prediction then weighs under a tenth.
+const PREDICTION_FADE_STEPS: u8 = 75;
+
 /// Frames a pixel that looks like the predicted empty board must hold still
 /// before it is learned, however it differs from the model.
 const STILL_FRAMES_TO_LEARN_BOARD_LIKE: u8 = 3;
@@ -60,6 +65,10 @@ pub struct Background {
     board_like: Vec<bool>,
     previous: Vec<u8>,
     still: Vec<u8>,
+    /// How many more slow learning steps (see [`Background::update`]) a
+    /// pixel's mean needs before the prior's prediction in it has given way
+    /// to views of the board: 0 once it has.
+    predicted: Vec<u8>,
 }
 
 impl Background {
@@ -80,6 +89,7 @@ impl Background {
             board_like: vec![false; width * height],
             previous: Vec::new(),
             still: vec![0; width * height],
+            predicted: vec![0; width * height],
         }
     }
 
@@ -105,6 +115,7 @@ impl Background {
             if prior.applies[i] && prior.distance(i, &bgr[3 * i..3 * i + 3], 1.0) > 0.5 * threshold
             {
                 model.mean[3 * i..3 * i + 3].copy_from_slice(predicted);
+                model.predicted[i] = PREDICTION_FADE_STEPS;
             }
         }
         model.prior_threshold = threshold;
@@ -168,6 +179,7 @@ impl Background {
         self.for_disc(column, row, radius, |bg, i| {
             if prior.applies[i] {
                 bg.mean[3 * i..3 * i + 3].copy_from_slice(&prior.bgr[3 * i..3 * i + 3]);
+                bg.predicted[i] = PREDICTION_FADE_STEPS;
             }
         });
         self.prior = Some(prior);
@@ -206,6 +218,62 @@ impl Background {
             1.0
         } else {
             changed / n
+        }
+    }
+
+    /// Whether the pixel at index `i` (row-major) has been seen empty: known,
+    /// and from a view of the board, not the prior's prediction.
+    pub(super) fn is_seen_index(&self, i: usize) -> bool {
+        self.known.get(i).copied().unwrap_or(false) && self.predicted.get(i) == Some(&0)
+    }
+
+    /// Whether the model at pixel `i` could be the empty board the prior
+    /// predicts there (always, without a prior): not a ghost it learned.
+    pub(super) fn looks_like_prior(&self, i: usize) -> bool {
+        let Some(prior) = self.prior.as_ref() else {
+            return true;
+        };
+        let pixel = [0, 1, 2].map(|c| self.mean[3 * i + c].round().clamp(0.0, 255.0) as u8);
+        prior.applies[i] && prior.distance(i, &pixel, 1.0) <= self.prior_threshold
+    }
+
+    /// The BGR means, row-major, lamp gain removed.
+    pub(super) fn means(&self) -> &[f32] {
+        &self.mean
+    }
+
+    /// Sets a disc of pixels to `board` (BGR, lamp gain removed) where it has
+    /// a value: the board seen there before a piece the model learned came.
+    pub(super) fn restore_disc(
+        &mut self,
+        column: f64,
+        row: f64,
+        radius: f64,
+        board: impl Fn(usize) -> Option<[f32; 3]>,
+    ) {
+        self.for_disc(column, row, radius, |model, i| {
+            if let Some(bgr) = board(i) {
+                model.mean[3 * i..3 * i + 3].copy_from_slice(&bgr);
+                model.known[i] = true;
+                model.predicted[i] = 0;
+            }
+        });
+    }
+
+    /// Fraction of the pixels within `radius` of (column, row) that have
+    /// held still (no change beyond the noise) for at least `frames` frames.
+    pub(super) fn still_fraction(&self, column: f64, row: f64, radius: f64, frames: u8) -> f64 {
+        let (mut still, mut n) = (0.0, 0.0);
+        for i in disc_pixels(self.width, self.height, column, row, radius) {
+            n += 1.0;
+            if self.still[i] >= frames {
+                still += 1.0;
+            }
+        }
+        if n == 0.0 {
+            0.0
+        } else {
+            still / n
         }
     }
 
@@ -459,6 +527,7 @@ impl Background {
         let (board_likes, _) = self.board_like[..full].as_chunks::<BLOCK>();
         let (pixels, _) = bgr[..3 * full].as_chunks::<{ 3 * BLOCK }>();
         let (means, _) = self.mean[..3 * full].as_chunks_mut::<{ 3 * BLOCK }>();
+        let (predicteds, _) = self.predicted[..full].as_chunks_mut::<BLOCK>();
         let blocks = busys
             .iter()
             .zip(knowns.iter_mut())
@@ -466,8 +535,10 @@ impl Background {
             .zip(stills)
             .zip(board_likes)
             .zip(pixels)
-            .zip(means.iter_mut());
-        for ((((((busy, known), differs), still), board_like), pixels), mean) in blocks {
+            .zip(means.iter_mut())
+            .zip(predicteds.iter_mut());
+        for (((((((busy, known), differs), still), board_like), pixels), mean), predicted) in blocks
+        {
             // The rule of `learning_weight` without branches, so it vectorises.
             let mut weight = [0.0f32; BLOCK];
             for j in 0..BLOCK {
@@ -476,9 +547,15 @@ impl Background {
                 let ghost = (still[j] >= STILL_FRAMES_TO_LEARN)
                     | (board_like[j] & (still[j] >= STILL_FRAMES_TO_LEARN_BOARD_LIKE));
                 let learn = !blocked & (!known[j] | !differs[j] | ghost);
-                let full_weight = if known[j] & !differs[j] { rate } else { 1.0 };
+                let slow = known[j] & !differs[j];
+                let full_weight = if slow { rate } else { 1.0 };
                 weight[j] = if learn { full_weight } else { 0.0 };
                 known[j] |= learn;
+                predicted[j] = if learn & !slow {
+                    0
+                } else {
+                    predicted[j].saturating_sub(u8::from(learn))
+                };
             }
             let mut weights = [0.0f32; 3 * BLOCK];
             for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
@@ -490,6 +567,7 @@ impl Background {
             }
         }
         for i in full..n {
+            let slow = self.known[i] && !self.differs[i];
             let Some(weight) = learning_weight(
                 busy[i],
                 self.known[i],
@@ -506,6 +584,11 @@ impl Background {
                 *m += weight * (seen - *m);
             }
             self.known[i] = true;
+            self.predicted[i] = if slow {
+                self.predicted[i].saturating_sub(1)
+            } else {
+                0
+            };
         }
     }
 }
@@ -611,7 +694,7 @@ impl Compare {
 
 /// Indices of the pixels of a `width`×`height` image within `radius` of
 /// (column, row).
-fn disc_pixels(
+pub(super) fn disc_pixels(
     width: usize,
     height: usize,
     column: f64,
@@ -750,6 +833,7 @@ mod tests {
             1.0
         };
         for (i, &b) in busy.iter().enumerate().take(model.known.len()) {
+            let slow = model.known[i] && !model.differs[i];
             if let Some(weight) = learning_weight(
                 b,
                 model.known[i],
@@ -764,6 +848,11 @@ mod tests {
                     *m += weight * (seen - *m);
                 }
                 model.known[i] = true;
+                model.predicted[i] = if slow {
+                    model.predicted[i].saturating_sub(1)
+                } else {
+                    0
+                };
             }
         }
     }

@@ -12,6 +12,7 @@ use thiserror::Error;
 use super::background::{self, Background};
 use super::blobs::EdgeBlobs;
 use super::colours::{ColourModels, ColourSample};
+use super::faint::FaintSearch;
 use super::prior::InkMap;
 use super::topview::Rectified;
 use super::{Detection, Detections, Occluder, OcclusionCause};
@@ -20,6 +21,12 @@ use crate::geometry::spec::{
 };
 use crate::geometry::{break_arrangement, pocket_centre, Piece, Pocket, Seat};
 use crate::template::{TemplateError, TemplateFrame};
+
+/// Frames a disc found by [`Detector::search_faint`] must have held still...
+const FAINT_STILL_FRAMES: u8 = 5;
+
+/// ...over at least this fraction of its pixels.
+const FAINT_MIN_STILL_FRACTION: f64 = 0.9;
 
 /// The three pieces told apart by colour; the striker is told by its size.
 const CARROMMAN_CLASSES: [Piece; 3] = [Piece::White, Piece::Black, Piece::Queen];
@@ -194,6 +201,9 @@ pub struct Detector {
     /// How much larger than its true radius a disc measures in this top
     /// view (mm), learned from the carrommen seen; see [`RadiusBias`].
     radius_bias: RadiusBias,
+    /// The empty board kept while pieces are lost from sight; see
+    /// [`Detector::search_faint`].
+    faint: Option<FaintSearch>,
 }
 
 impl Detector {
@@ -239,6 +249,7 @@ impl Detector {
                 ),
             )?,
             radius_bias: RadiusBias::new(frame.px_per_mm),
+            faint: None,
         })
     }
 
@@ -699,6 +710,112 @@ impl Detector {
         if let Some(background) = self.background.as_mut() {
             background.update(bytes, &self.busy, self.options.learning_rate);
         }
+    }
+
+    /// Keeps the empty board as it is now, for [`Detector::search_faint`]:
+    /// called when pieces are lost from sight, `lost` where they were last
+    /// seen (board mm). A board already kept gains only what it lacked.
+    pub fn keep_board_for_search(&mut self, lost: &[Point2<f64>]) {
+        let Some(background) = self.background.as_ref() else {
+            return;
+        };
+        // As wide as a tracked piece's hold on the model (see `learn`).
+        let radius = self.mm_to_px(CARROMMAN_RADIUS_MM) * 1.4 + 1.0;
+        let lost: Vec<(f64, f64, f64)> = lost
+            .iter()
+            .map(|&at| {
+                let px = self.frame.board_to_px(at);
+                (px.x, px.y, radius)
+            })
+            .collect();
+        match self.faint.as_mut() {
+            Some(search) => search.fill_in(background, &self.busy, &lost),
+            None => self.faint = Some(FaintSearch::remember(background, &self.busy, &lost)),
+        }
+    }
+
+    /// Drops the board kept for the search: no piece is missing any more.
+    pub fn forget_board_for_search(&mut self) {
+        self.faint = None;
+    }
+
+    /// Carrommen too close to the board's colour to show as foreground, at
+    /// most one for each of `wanted` (the kinds of the pieces lost), found
+    /// against the board kept when they were lost. `accounted` are the discs
+    /// already followed (centre in board mm, radius mm), not looked at.
+    /// Where one is found, the empty-board model there goes back to the
+    /// board as kept, undoing what it learned of the piece.
+    pub fn search_faint(
+        &mut self,
+        view: &Rectified,
+        accounted: &[(Point2<f64>, f64)],
+        wanted: &[Piece],
+    ) -> Result<Vec<Detection>, DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let (Some(search), Some(background)) = (self.faint.as_mut(), self.background.as_mut())
+        else {
+            return Ok(Vec::new());
+        };
+        let side = self.side as usize;
+        let px_per_mm = self.frame.px_per_mm;
+        let exclude: Vec<(f64, f64, f64)> = accounted
+            .iter()
+            .map(|&(centre, radius_mm)| {
+                let px = self.frame.board_to_px(centre);
+                (px.x, px.y, (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm)
+            })
+            .collect();
+        let found = search.find(
+            bytes,
+            background.gain(),
+            &self.frame,
+            &exclude,
+            wanted.len(),
+        );
+        let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
+        let mut still_wanted = wanted.to_vec();
+        let mut discs = Vec::new();
+        for disc in found {
+            // A piece found this way lies still: a faint blur crossing the
+            // board is a piece in motion the tracker will meet, or not.
+            if background.still_fraction(disc.column, disc.row, radius_px, FAINT_STILL_FRAMES)
+                < FAINT_MIN_STILL_FRACTION
+            {
+                continue;
+            }
+            let centre_index = (disc.row.round() as usize).min(side - 1) * side
+                + (disc.column.round() as usize).min(side - 1);
+            let luma = search.board_at(centre_index).map_or(128.0, |bgr| {
+                f64::from(bgr.iter().sum::<f32>() / 3.0 * background.gain())
+            });
+            let sample_bgr = mean_bgr(
+                bytes,
+                side,
+                disc.column,
+                disc.row,
+                COLOUR_SAMPLE_FRACTION * radius_px,
+            );
+            let sample = ColourSample::from_bgr(sample_bgr, luma);
+            let Some((piece, confidence)) = self.models.classify(&sample, &CARROMMAN_CLASSES)
+            else {
+                continue;
+            };
+            let Some(k) = still_wanted.iter().position(|&w| w == piece) else {
+                continue;
+            };
+            still_wanted.remove(k);
+            background.restore_disc(disc.column, disc.row, radius_px * 1.4 + 1.0, |i| {
+                search.board_at(i)
+            });
+            discs.push(Detection {
+                centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
+                radius_mm: CARROMMAN_RADIUS_MM,
+                piece,
+                by_colour: piece,
+                confidence,
+            });
+        }
+        Ok(discs)
     }
 
     /// The first frame: checks that a board is in view, then either finds the

@@ -17,6 +17,7 @@ pub mod background;
 mod blobs;
 pub mod colours;
 pub mod discs;
+mod faint;
 pub mod prior;
 pub mod topview;
 pub mod video;

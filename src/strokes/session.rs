@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread;
 
+use nalgebra::Point2;
 use opencv::core::{Mat, Point, Scalar};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -513,12 +514,65 @@ fn process_frame(
     let detections = detector
         .detect(rectified, &known)
         .map_err(StageError::Detect)?;
-    Ok(if first || detections.break_arrangement {
-        (tracker.seed(&detections), detections.break_arrangement)
-    } else {
-        (tracker.update(&detections), false)
-    })
+    if first || detections.break_arrangement {
+        detector.forget_board_for_search();
+        return Ok((tracker.seed(&detections), detections.break_arrangement));
+    }
+    let mut tracks = tracker.update(&detections);
+    look_again_for_lost_pieces(rectified, detector, tracker, &mut tracks)?;
+    Ok((tracks, false))
 }
+
+/// A piece lost from sight may lie still where it barely differs from the
+/// board (a white on light wood): the board is kept from the moment it was
+/// lost, and once nothing moves and no hand is over the board, the detector
+/// looks for it against that board.
+fn look_again_for_lost_pieces(
+    rectified: &Rectified,
+    detector: &mut Detector,
+    tracker: &mut Tracker,
+    tracks: &mut TrackFrame,
+) -> Result<(), StageError> {
+    let missing = tracker.missing();
+    if missing.is_empty() {
+        detector.forget_board_for_search();
+        return Ok(());
+    }
+    let lost_now: Vec<Point2<f64>> = tracks
+        .events
+        .iter()
+        .filter_map(|event| match *event {
+            TrackEvent::Vanished { last_seen, .. } => Some(last_seen),
+            _ => None,
+        })
+        .collect();
+    if !lost_now.is_empty() {
+        detector.keep_board_for_search(&lost_now);
+        return Ok(());
+    }
+    let still = !tracks.hand_present
+        && tracker
+            .tracks()
+            .chain(tracker.tentative())
+            .all(|track| track.speed() < STILL_MM_S);
+    if !still {
+        return Ok(());
+    }
+    let accounted: Vec<(Point2<f64>, f64)> = tracker
+        .tracks()
+        .chain(tracker.tentative())
+        .map(|track| (track.position, track.radius_mm()))
+        .collect();
+    let found = detector
+        .search_faint(rectified, &accounted, &missing)
+        .map_err(StageError::Detect)?;
+    tracker.refind(&found, tracks);
+    Ok(())
+}
+
+/// Below this speed (mm/s) every piece counts as still for
+/// [`look_again_for_lost_pieces`].
+const STILL_MM_S: f64 = 40.0;
 
 /// The rules engine run alongside the vision, to compare what it says is on
 /// the board with what the camera sees before each stroke.

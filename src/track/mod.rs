@@ -148,11 +148,17 @@ const REFOUND_REACH_MM: f64 = 400.0;
 /// and is not looked for again.
 const REFOUND_POCKET_CLEARANCE_MM: f64 = 2.0 * POCKET_RADIUS_MM;
 
+/// Seconds a piece lost from sight is looked for by
+/// [`Tracker::refind`]: long enough for one struck hard to come to rest.
+const LOOKED_FOR_S: f64 = 10.0;
+
 /// The piece lost lately that a tentative track is, if any (the memory is
 /// used up).
-fn refound(lost: &mut Vec<LostPiece>, track: &Track) -> Option<TrackId> {
+fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> {
     let found = lost.iter().position(|lost| {
-        lost.piece == track.piece && (lost.at - track.position).norm() <= REFOUND_REACH_MM
+        lost.piece == track.piece
+            && t - lost.t <= REFOUND_WITHIN_S
+            && (lost.at - track.position).norm() <= REFOUND_REACH_MM
     });
     found.map(|i| lost.remove(i).id)
 }
@@ -393,15 +399,14 @@ impl Tracker {
         // Tracks not seen: hidden, coasting, or gone.
         let hand_present = detections.hand_present();
         self.remember_hands(detections);
-        self.recently_lost
-            .retain(|lost| t - lost.t <= REFOUND_WITHIN_S);
+        self.recently_lost.retain(|lost| t - lost.t <= LOOKED_FOR_S);
         let mut keep = vec![true; self.tracks.len()];
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
                     // Confirmed in an earlier frame; nothing new.
                 } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
-                    let found_again = refound(&mut self.recently_lost, track);
+                    let found_again = refound(&mut self.recently_lost, track, t);
                     if found_again.is_some()
                         || arrived_moving(track, self.options.arrival_move_mm)
                         || near_hand(&self.recent_hands, track.position)
@@ -513,10 +518,67 @@ impl Tracker {
         }
     }
 
+    /// The kinds of the pieces lost from sight away from the pockets lately
+    /// and not found again, one entry a piece.
+    pub fn missing(&self) -> Vec<Piece> {
+        self.recently_lost.iter().map(|lost| lost.piece).collect()
+    }
+
+    /// Takes discs found by a second look (see
+    /// [`crate::detect::Detector::search_faint`]) as pieces lost lately:
+    /// each becomes a confirmed track at rest, found again as the nearest
+    /// lost piece of its kind, and `frame` gains it and the event.
+    pub fn refind(&mut self, discs: &[Detection], frame: &mut TrackFrame) {
+        for detection in discs {
+            let nearest = self
+                .recently_lost
+                .iter()
+                .enumerate()
+                .filter(|(_, lost)| lost.piece == detection.piece)
+                .min_by(|a, b| {
+                    let da = (a.1.at - detection.centre).norm();
+                    let db = (b.1.at - detection.centre).norm();
+                    da.total_cmp(&db)
+                })
+                .map(|(i, _)| i);
+            let Some(i) = nearest else {
+                continue;
+            };
+            let lost = self.recently_lost.remove(i);
+            let track = Track {
+                id: TrackId(self.next_id),
+                piece: detection.piece,
+                position: detection.centre,
+                velocity: Vector2::zeros(),
+                confirmed: true,
+                hidden: false,
+                votes: [0.0; 4],
+                seen_in_a_row: self.options.confirm_frames,
+                missed: 0,
+                first_seen_at: detection.centre,
+                settled_sum: detection.centre.coords,
+                settled_count: 1,
+            };
+            self.next_id += 1;
+            let mut track = track;
+            track.vote(detection);
+            frame.events.push(TrackEvent::Appeared {
+                id: track.id,
+                piece: track.piece,
+                at: track.position,
+                t: frame.t,
+                found_again: Some(lost.id),
+            });
+            frame.tracks.push(track.clone());
+            self.tracks.push(track);
+        }
+    }
+
     /// Starts confirmed tracks for pieces known to be on the board (the break
     /// arrangement), in place of any tracks held so far.
     pub fn seed(&mut self, detections: &Detections) -> TrackFrame {
         self.tracks.clear();
+        self.recently_lost.clear();
         for detection in &detections.discs {
             let mut track = Track {
                 id: TrackId(self.next_id),
@@ -750,6 +812,69 @@ mod tests {
             break_arrangement: false,
             still_there: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_disc_found_by_a_second_look_is_the_piece_lost_of_its_kind() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let first = feed(
+            &mut tracker,
+            frame(
+                0,
+                vec![disc(Piece::White, 0.0, 0.0), disc(Piece::Black, 100.0, 0.0)],
+            ),
+        );
+        let white = id_of(&first, Piece::White);
+        // The white speeds west for three frames, then is seen no more.
+        let mut last = first;
+        for i in 1..12u64 {
+            let mut discs = vec![disc(Piece::Black, 100.0, 0.0)];
+            if i <= 3 {
+                discs.push(disc(Piece::White, -40.0 * i as f64, 0.0));
+            }
+            last = feed(&mut tracker, frame(i, discs));
+        }
+        assert_eq!(tracker.missing(), vec![Piece::White]);
+        // A black found is no white; the white found is the white lost.
+        let found = [
+            disc(Piece::Black, -250.0, 40.0),
+            disc(Piece::White, -260.0, 30.0),
+        ];
+        tracker.refind(&found, &mut last);
+        assert!(tracker.missing().is_empty());
+        let refound: Vec<_> = last
+            .events
+            .iter()
+            .filter_map(|event| match *event {
+                TrackEvent::Appeared {
+                    piece,
+                    at,
+                    found_again: Some(lost),
+                    ..
+                } => Some((piece, at, lost)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(refound.len(), 1, "{:?}", last.events);
+        assert_eq!(refound[0].0, Piece::White);
+        assert_eq!(refound[0].1, Point2::new(-260.0, 30.0));
+        assert!(white.contains(&refound[0].2));
+        assert_eq!(
+            tracker.tracks().filter(|t| t.piece == Piece::White).count(),
+            1
+        );
+        // Long after it was lost, a piece is no longer looked for.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed(&mut tracker, frame(0, vec![disc(Piece::White, 0.0, 0.0)]));
+        for i in 1..4u64 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, -40.0 * i as f64, 0.0)]),
+            );
+        }
+        let late = (LOOKED_FOR_S / FRAME_S) as u64 + 20;
+        feed(&mut tracker, frame(late, Vec::new()));
+        assert!(tracker.missing().is_empty());
     }
 
     #[test]

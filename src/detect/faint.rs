@@ -1,0 +1,424 @@
+//! A second look for pieces lost from sight. A white carromman resting on
+//! light wood can differ from the board by less than the foreground
+//! threshold: only its rim shows, for a few frames, and then the empty-board
+//! model learns it and it is gone for good. While the tracker misses a piece,
+//! the empty board as it was when the piece was lost is kept here, and once
+//! the board is still, discs that differ from it are looked for with a
+//! matched filter: a whole disc of small differences stands out where no
+//! single pixel does.
+
+use nalgebra::Point2;
+
+use super::background::{self, Background};
+use crate::geometry::spec::{CARROMMAN_RADIUS_MM, HALF_SURFACE_MM};
+use crate::template::TemplateFrame;
+
+/// A disc found this way differs from the kept board by at least this much
+/// more (mean of the largest channel difference, 0–255) inside than in the
+/// ring just round it. The noise of one pixel is averaged over some hundred
+/// here, so a few levels are far above it; whites on light wood measured 25
+/// to 35 in the simulator's clips (the face about 10 levels lighter, the
+/// dark rim far more), while the weakest false find measured 7.
+const MIN_CONTRAST: f32 = 12.0;
+
+/// The inner square's half-side as a fraction of the disc's radius: its
+/// corners stay on the disc.
+const INNER_HALF_FRACTION: f64 = 0.65;
+
+/// The ring compared with lies this many pixels beyond the disc's edge...
+const RING_GAP_PX: usize = 1;
+
+/// ...and is this many pixels wide.
+const RING_WIDTH_PX: usize = 3;
+
+/// Fewest of the inner square's pixels that must be comparable (known on the
+/// kept board, not under another piece).
+const MIN_INNER_VALID: f64 = 0.9;
+
+/// Fewest of the ring's pixels that must be comparable.
+const MIN_RING_VALID: f64 = 0.5;
+
+/// Whether the model's pixel `i` is a view of the empty board: seen, not
+/// predicted, and like the board the prior predicts (the model also learns
+/// ghosts: a striker left lying a while, the shadow of an arm).
+fn board_seen(model: &Background, i: usize) -> bool {
+    model.is_seen_index(i) && model.looks_like_prior(i)
+}
+
+/// A disc found again, in top-view pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FaintDisc {
+    /// Column of the centre.
+    pub column: f64,
+    /// Row of the centre.
+    pub row: f64,
+    /// How much more it differs from the kept board than the ring round it.
+    pub contrast: f32,
+}
+
+/// The empty board kept from when a piece was lost, and the search against it.
+#[derive(Debug, Clone)]
+pub struct FaintSearch {
+    side: usize,
+    /// BGR means as the model held them (lamp gain removed).
+    reference: Vec<f32>,
+    /// Whether each pixel of `reference` was seen empty and was not under a
+    /// piece then.
+    valid: Vec<bool>,
+    /// Per-frame buffers: the difference and its summed-area tables.
+    difference: Vec<f32>,
+    sums: Vec<f64>,
+    counts: Vec<u32>,
+}
+
+impl FaintSearch {
+    /// Keeps the empty board of `model` as it is now. `busy` is the mask the
+    /// model was last updated with: pixels under a piece then hold no view
+    /// of the board, except those under `lost` (centre column, row and
+    /// radius in pixels), the pieces just lost, which were kept out of the
+    /// model until now and so still show the board from before they came.
+    pub fn remember(model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) -> FaintSearch {
+        let (side, _) = model.size();
+        let n = side * side;
+        let mut valid: Vec<bool> = (0..n)
+            .map(|i| board_seen(model, i) && busy.get(i) == Some(&background::FREE))
+            .collect();
+        for &(column, row, radius) in lost {
+            for i in background::disc_pixels(side, side, column, row, radius) {
+                valid[i] = board_seen(model, i);
+            }
+        }
+        FaintSearch {
+            side,
+            reference: model.means().to_vec(),
+            valid,
+            difference: Vec::new(),
+            sums: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+
+    /// Another piece was lost while the board was kept: the pixels the kept
+    /// board lacks and `model` now has are taken from it.
+    pub fn fill_in(&mut self, model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) {
+        let newer = FaintSearch::remember(model, busy, lost);
+        for i in 0..self.valid.len().min(newer.valid.len()) {
+            if !self.valid[i] && newer.valid[i] {
+                self.valid[i] = true;
+                self.reference[3 * i..3 * i + 3]
+                    .copy_from_slice(&newer.reference[3 * i..3 * i + 3]);
+            }
+        }
+    }
+
+    /// The kept board's BGR mean (lamp gain removed) at a pixel, if valid.
+    pub fn board_at(&self, i: usize) -> Option<[f32; 3]> {
+        self.valid.get(i).copied().filter(|&v| v).map(|_| {
+            [
+                self.reference[3 * i],
+                self.reference[3 * i + 1],
+                self.reference[3 * i + 2],
+            ]
+        })
+    }
+
+    /// Carrommen in `bgr` (the top view, `frame`'s layout) that differ from
+    /// the kept board, strongest first, at most `wanted`. `exclude` are discs
+    /// already accounted for (centre column, row, radius in pixels): tracked
+    /// pieces, tentative ones. `gain` is this frame's lamp gain against the
+    /// model.
+    pub fn find(
+        &mut self,
+        bgr: &[u8],
+        gain: f32,
+        frame: &TemplateFrame,
+        exclude: &[(f64, f64, f64)],
+        wanted: usize,
+    ) -> Vec<FaintDisc> {
+        let side = self.side;
+        let n = side * side;
+        if bgr.len() < 3 * n || wanted == 0 {
+            return Vec::new();
+        }
+        let radius = CARROMMAN_RADIUS_MM * frame.px_per_mm;
+        let mut usable = self.valid.clone();
+        for &(column, row, r) in exclude {
+            for i in background::disc_pixels(side, side, column, row, r) {
+                usable[i] = false;
+            }
+        }
+        // Only the playing surface: the frame and the table are not searched.
+        let corner_a = frame.board_to_px(Point2::new(-HALF_SURFACE_MM, HALF_SURFACE_MM));
+        let corner_b = frame.board_to_px(Point2::new(HALF_SURFACE_MM, -HALF_SURFACE_MM));
+        let (x0, y0) = (
+            corner_a.x.ceil().max(0.0) as usize,
+            corner_a.y.ceil().max(0.0) as usize,
+        );
+        let (x1, y1) = (
+            (corner_b.x.floor().max(0.0) as usize).min(side - 1),
+            (corner_b.y.floor().max(0.0) as usize).min(side - 1),
+        );
+        self.difference.clear();
+        self.difference.resize(n, 0.0);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let i = y * side + x;
+                if !usable[i] {
+                    continue;
+                }
+                let mut largest = 0.0f32;
+                for c in 0..3 {
+                    let d = (f32::from(bgr[3 * i + c]) - gain * self.reference[3 * i + c]).abs();
+                    largest = largest.max(d);
+                }
+                self.difference[i] = largest;
+            }
+        }
+        for y in 0..side {
+            for x in 0..side {
+                if !(x0..=x1).contains(&x) || !(y0..=y1).contains(&y) {
+                    usable[y * side + x] = false;
+                }
+            }
+        }
+        self.summed_areas(&usable);
+        let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0) as usize;
+        let ring_inner = radius.ceil() as usize + RING_GAP_PX;
+        let ring_outer = ring_inner + RING_WIDTH_PX;
+        let mut scores = vec![f32::MIN; n];
+        let (sx0, sy0) = (x0 + ring_outer, y0 + ring_outer);
+        let (sx1, sy1) = (x1.saturating_sub(ring_outer), y1.saturating_sub(ring_outer));
+        for y in sy0..=sy1.max(sy0) {
+            for x in sx0..=sx1.max(sx0) {
+                if y > sy1 || x > sx1 || !usable[y * side + x] {
+                    continue;
+                }
+                let (inner_sum, inner_count) = self.square(x, y, inner);
+                let inner_area = ((2 * inner + 1) * (2 * inner + 1)) as f64;
+                if f64::from(inner_count) < MIN_INNER_VALID * inner_area {
+                    continue;
+                }
+                let (outer_sum, outer_count) = self.square(x, y, ring_outer);
+                let (hole_sum, hole_count) = self.square(x, y, ring_inner);
+                let ring_count = outer_count - hole_count;
+                let ring_area = ((2 * ring_outer + 1).pow(2) - (2 * ring_inner + 1).pow(2)) as f64;
+                if f64::from(ring_count) < MIN_RING_VALID * ring_area {
+                    continue;
+                }
+                let inside = inner_sum / f64::from(inner_count);
+                let ring = (outer_sum - hole_sum) / f64::from(ring_count);
+                scores[y * side + x] = (inside - ring) as f32;
+            }
+        }
+        let mut peaks: Vec<(f32, usize, usize)> = Vec::new();
+        for y in sy0.max(1)..=sy1.min(side - 2) {
+            for x in sx0.max(1)..=sx1.min(side - 2) {
+                let s = scores[y * side + x];
+                if s < MIN_CONTRAST {
+                    continue;
+                }
+                let is_peak =
+                    (y - 1..=y + 1).all(|ny| (x - 1..=x + 1).all(|nx| scores[ny * side + nx] <= s));
+                if is_peak {
+                    peaks.push((s, x, y));
+                }
+            }
+        }
+        peaks.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut found: Vec<FaintDisc> = Vec::new();
+        for (contrast, x, y) in peaks {
+            if found.len() == wanted {
+                break;
+            }
+            let (column, row) = self.centre(x, y, radius, ring_inner, ring_outer, &usable);
+            if found
+                .iter()
+                .all(|f| (f.column - column).hypot(f.row - row) >= 2.0 * radius)
+            {
+                found.push(FaintDisc {
+                    column,
+                    row,
+                    contrast,
+                });
+            }
+        }
+        found
+    }
+
+    /// Summed-area tables of the difference and of the usable pixels, one
+    /// row and column larger than the view.
+    fn summed_areas(&mut self, usable: &[bool]) {
+        let side = self.side;
+        let stride = side + 1;
+        self.sums.clear();
+        self.sums.resize(stride * stride, 0.0);
+        self.counts.clear();
+        self.counts.resize(stride * stride, 0);
+        for y in 0..side {
+            let (mut row_sum, mut row_count) = (0.0f64, 0u32);
+            for x in 0..side {
+                let i = y * side + x;
+                if usable[i] {
+                    row_sum += f64::from(self.difference[i]);
+                    row_count += 1;
+                }
+                let at = (y + 1) * stride + x + 1;
+                self.sums[at] = self.sums[at - stride] + row_sum;
+                self.counts[at] = self.counts[at - stride] + row_count;
+            }
+        }
+    }
+
+    /// Sum and count of usable pixels in the square of half-side `half` round
+    /// (x, y); the caller keeps the square inside the view.
+    fn square(&self, x: usize, y: usize, half: usize) -> (f64, u32) {
+        let stride = self.side + 1;
+        let (a, b) = (x - half, x + half + 1);
+        let (c, d) = (y - half, y + half + 1);
+        let sum = self.sums[d * stride + b] - self.sums[c * stride + b] - self.sums[d * stride + a]
+            + self.sums[c * stride + a];
+        let count = self.counts[d * stride + b] + self.counts[c * stride + a]
+            - self.counts[c * stride + b]
+            - self.counts[d * stride + a];
+        (sum, count)
+    }
+
+    /// The centre of the disc round the peak (x, y), to a fraction of a
+    /// pixel: the square filter's plateau is a few pixels wide. A few rounds
+    /// of the difference-weighted mean over the disc, each from the last,
+    /// the ring's level (noise, lamp) taken off the weights.
+    fn centre(
+        &self,
+        x: usize,
+        y: usize,
+        radius: f64,
+        ring_inner: usize,
+        ring_outer: usize,
+        usable: &[bool],
+    ) -> (f64, f64) {
+        let (outer_sum, outer_count) = self.square(x, y, ring_outer);
+        let (hole_sum, hole_count) = self.square(x, y, ring_inner);
+        let level = if outer_count > hole_count {
+            ((outer_sum - hole_sum) / f64::from(outer_count - hole_count)) as f32
+        } else {
+            0.0
+        };
+        let (mut cx, mut cy) = (x as f64, y as f64);
+        for _ in 0..CENTRE_ROUNDS {
+            let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
+            for i in background::disc_pixels(self.side, self.side, cx, cy, radius + 1.0) {
+                if !usable[i] {
+                    continue;
+                }
+                let w = f64::from((self.difference[i] - level).max(0.0));
+                sx += w * (i % self.side) as f64;
+                sy += w * (i / self.side) as f64;
+                sw += w;
+            }
+            if sw <= 0.0 {
+                break;
+            }
+            (cx, cy) = (sx / sw, sy / sw);
+        }
+        (cx, cy)
+    }
+}
+
+/// Rounds of [`FaintSearch::centre`].
+const CENTRE_ROUNDS: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board of uniform wood with a little noise, as a top view.
+    fn wood(side: usize, seed: u64) -> Vec<u8> {
+        let noise = crate::detect::test_noise(side * side * 3, seed);
+        (0..side * side * 3)
+            .map(|i| {
+                let base = [150u8, 180, 200][i % 3];
+                base.saturating_add(noise[i] % 5)
+            })
+            .collect()
+    }
+
+    fn paint_disc(
+        bgr: &mut [u8],
+        side: usize,
+        column: f64,
+        row: f64,
+        radius: f64,
+        colour: [u8; 3],
+    ) {
+        for i in background::disc_pixels(side, side, column, row, radius) {
+            bgr[3 * i..3 * i + 3].copy_from_slice(&colour);
+        }
+    }
+
+    /// A white carromman as the simulator draws one on light wood: a face
+    /// ten levels lighter than the wood (under the 22-level foreground
+    /// floor) inside a darker rim a pixel and a half wide.
+    fn paint_white(bgr: &mut [u8], side: usize, column: f64, row: f64) {
+        paint_disc(bgr, side, column, row, 7.9, [120, 145, 160]);
+        paint_disc(bgr, side, column, row, 6.4, [162, 192, 212]);
+    }
+
+    #[test]
+    fn a_disc_just_lighter_than_the_wood_is_found_where_the_foreground_misses_it() {
+        let frame = TemplateFrame::for_scale(0.5).expect("scale in range");
+        let side = frame.side_px() as usize;
+        let empty = wood(side, 1);
+        let model = Background::from_bgr(&empty, side, side);
+        let busy = vec![background::FREE; side * side];
+        let mut search = FaintSearch::remember(&model, &busy, &[]);
+        let mut now = wood(side, 2);
+        let at = frame.board_to_px(Point2::new(-252.0, -288.0));
+        paint_white(&mut now, side, at.x, at.y);
+        let found = search.find(&now, 1.0, &frame, &[], 2);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let disc = found[0];
+        assert!(
+            (disc.column - at.x).hypot(disc.row - at.y) < 1.0,
+            "{disc:?} vs {at:?}"
+        );
+        // The same disc where a tracked piece is said to be is not looked for.
+        let excluded = search.find(&now, 1.0, &frame, &[(at.x, at.y, 12.0)], 2);
+        assert!(excluded.is_empty(), "{excluded:?}");
+    }
+
+    #[test]
+    fn the_empty_board_under_noise_and_a_lamp_change_shows_no_disc() {
+        let frame = TemplateFrame::for_scale(0.5).expect("scale in range");
+        let side = frame.side_px() as usize;
+        let model = Background::from_bgr(&wood(side, 3), side, side);
+        let busy = vec![background::FREE; side * side];
+        let mut search = FaintSearch::remember(&model, &busy, &[]);
+        let brighter: Vec<u8> = wood(side, 4)
+            .iter()
+            .map(|&v| (f32::from(v) * 1.1).min(255.0) as u8)
+            .collect();
+        assert!(search.find(&brighter, 1.1, &frame, &[], 3).is_empty());
+    }
+
+    #[test]
+    fn where_a_piece_lay_when_the_board_was_kept_is_not_compared() {
+        let frame = TemplateFrame::for_scale(0.5).expect("scale in range");
+        let side = frame.side_px() as usize;
+        let model = Background::from_bgr(&wood(side, 5), side, side);
+        let at = frame.board_to_px(Point2::new(100.0, 100.0));
+        let lost = frame.board_to_px(Point2::new(-100.0, 50.0));
+        let mut busy = vec![background::FREE; side * side];
+        for (column, row) in [(at.x, at.y), (lost.x, lost.y)] {
+            for i in background::disc_pixels(side, side, column, row, 12.0) {
+                busy[i] = background::PIECE;
+            }
+        }
+        let mut search = FaintSearch::remember(&model, &busy, &[(lost.x, lost.y, 12.0)]);
+        let mut now = wood(side, 6);
+        paint_white(&mut now, side, at.x, at.y);
+        paint_white(&mut now, side, lost.x, lost.y);
+        let found = search.find(&now, 1.0, &frame, &[], 3);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!((found[0].column - lost.x).abs() < 1.0 && (found[0].row - lost.y).abs() < 1.0);
+    }
+}
