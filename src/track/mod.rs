@@ -159,8 +159,29 @@ fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> 
         lost.piece == track.piece
             && t - lost.t <= REFOUND_WITHIN_S
             && (lost.at - track.position).norm() <= REFOUND_REACH_MM
+            && not_behind(lost, track.position)
     });
     found.map(|i| lost.remove(i).id)
+}
+
+/// A piece lost speeding at least this fast (mm/s) is not found again
+/// behind where it was lost...
+const SPEEDING_MM_S: f64 = 300.0;
+
+/// ...that is, where the way from its last position to the disc found
+/// turns from its heading by more than this (cosine): a cushion can turn it
+/// back, but not before it has gone on to the cushion.
+const MIN_HEADING_COS: f64 = -0.5;
+
+/// Whether a disc at `found` could be `lost`, by where the piece was heading:
+/// a still disc showing up behind a piece that sped off is another piece
+/// coming into sight (a white on light wood, long unseen).
+fn not_behind(lost: &LostPiece, found: Point2<f64>) -> bool {
+    let way = found - lost.at;
+    let speed = lost.velocity.norm();
+    speed < SPEEDING_MM_S
+        || way.norm() < CARROMMAN_RADIUS_MM
+        || way.dot(&lost.velocity) >= MIN_HEADING_COS * way.norm() * speed
 }
 
 /// A confirmed piece lost from sight away from the pockets.
@@ -169,6 +190,8 @@ struct LostPiece {
     id: TrackId,
     piece: Piece,
     at: Point2<f64>,
+    /// Its velocity when lost, mm/s.
+    velocity: Vector2<f64>,
     t: f64,
 }
 
@@ -446,6 +469,7 @@ impl Tracker {
                         id: track.id,
                         piece: track.piece,
                         at: track.position,
+                        velocity: track.velocity,
                         t,
                     });
                 }
@@ -875,6 +899,39 @@ mod tests {
         let late = (LOOKED_FOR_S / FRAME_S) as u64 + 20;
         feed(&mut tracker, frame(late, Vec::new()));
         assert!(tracker.missing().is_empty());
+    }
+
+    #[test]
+    fn a_still_disc_showing_up_behind_a_piece_lost_speeding_is_another_piece() {
+        // A white speeds east from (0, 0) at 1.2 m/s and is lost at (120, 0);
+        // a still white then shows up `at`: is it the white lost?
+        let found_again_at = |at: (f64, f64)| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed(&mut tracker, frame(0, vec![disc(Piece::White, 0.0, 0.0)]));
+            let mut events = Vec::new();
+            for i in 1..20u64 {
+                let discs = match i {
+                    1..=3 => vec![disc(Piece::White, 40.0 * i as f64, 0.0)],
+                    4..=9 => Vec::new(),
+                    _ => vec![disc(Piece::White, at.0, at.1)],
+                };
+                events.extend(feed(&mut tracker, frame(i, discs)).events);
+            }
+            events.iter().any(|event| {
+                matches!(
+                    event,
+                    TrackEvent::Appeared {
+                        found_again: Some(_),
+                        ..
+                    }
+                )
+            })
+        };
+        // Ahead, or turned back off the east cushion: the same piece.
+        assert!(found_again_at((300.0, 40.0)));
+        assert!(found_again_at((250.0, 150.0)));
+        // Behind where it was lost, 250 mm back west: another piece.
+        assert!(!found_again_at((-130.0, 20.0)));
     }
 
     #[test]
