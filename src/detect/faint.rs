@@ -230,7 +230,7 @@ impl FaintSearch {
             if found.len() == wanted {
                 break;
             }
-            let (column, row) = self.centre(x, y, radius, ring_inner, ring_outer, &usable);
+            let (column, row) = self.centre(x, y, radius, &usable);
             if found
                 .iter()
                 .all(|f| (f.column - column).hypot(f.row - row) >= 2.0 * radius)
@@ -283,49 +283,68 @@ impl FaintSearch {
         (sum, count)
     }
 
-    /// The centre of the disc round the peak (x, y), to a fraction of a
-    /// pixel: the square filter's plateau is a few pixels wide. A few rounds
-    /// of the difference-weighted mean over the disc, each from the last,
-    /// the ring's level (noise, lamp) taken off the weights.
-    fn centre(
-        &self,
-        x: usize,
-        y: usize,
-        radius: f64,
-        ring_inner: usize,
-        ring_outer: usize,
-        usable: &[bool],
-    ) -> (f64, f64) {
-        let (outer_sum, outer_count) = self.square(x, y, ring_outer);
-        let (hole_sum, hole_count) = self.square(x, y, ring_inner);
-        let level = if outer_count > hole_count {
-            ((outer_sum - hole_sum) / f64::from(outer_count - hole_count)) as f32
-        } else {
-            0.0
-        };
-        let (mut cx, mut cy) = (x as f64, y as f64);
-        for _ in 0..CENTRE_ROUNDS {
-            let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
-            for i in background::disc_pixels(self.side, self.side, cx, cy, radius + 1.0) {
-                if !usable[i] {
-                    continue;
+    /// The centre of the disc round the peak (x, y), to a quarter of a
+    /// pixel: where a disc of the piece's radius holds the most difference
+    /// beyond that of the ring just round it. The square filter's peak is
+    /// only to a pixel or two, and a weighted mean is pulled towards the
+    /// board's ink under a piece (a base line differs from a coin far more
+    /// than the wood does); the disc's edge is where the difference steps.
+    fn centre(&self, x: usize, y: usize, radius: f64, usable: &[bool]) -> (f64, f64) {
+        let reach = CENTRE_SEARCH_PX;
+        let steps = (reach / CENTRE_STEP_PX).round() as i32;
+        let mut best = (f64::MIN, x as f64, y as f64);
+        for sy in -steps..=steps {
+            for sx in -steps..=steps {
+                let (cx, cy) = (
+                    x as f64 + f64::from(sx) * CENTRE_STEP_PX,
+                    y as f64 + f64::from(sy) * CENTRE_STEP_PX,
+                );
+                let score = self.disc_contrast(cx, cy, radius, usable);
+                if score > best.0 {
+                    best = (score, cx, cy);
                 }
-                let w = f64::from((self.difference[i] - level).max(0.0));
-                sx += w * (i % self.side) as f64;
-                sy += w * (i / self.side) as f64;
-                sw += w;
             }
-            if sw <= 0.0 {
-                break;
-            }
-            (cx, cy) = (sx / sw, sy / sw);
         }
-        (cx, cy)
+        (best.1, best.2)
+    }
+
+    /// Mean difference inside the disc of `radius` round (cx, cy) less the
+    /// mean over the ring from one to four pixels beyond it (usable pixels).
+    fn disc_contrast(&self, cx: f64, cy: f64, radius: f64, usable: &[bool]) -> f64 {
+        let outer = radius + RING_GAP_PX as f64 + RING_WIDTH_PX as f64;
+        let (inner_r2, gap_r2, outer_r2) = (
+            radius * radius,
+            (radius + RING_GAP_PX as f64).powi(2),
+            outer * outer,
+        );
+        let (mut inside, mut n_inside, mut ring, mut n_ring) = (0.0, 0.0, 0.0, 0.0);
+        for i in background::disc_pixels(self.side, self.side, cx, cy, outer) {
+            if !usable[i] {
+                continue;
+            }
+            let (dx, dy) = ((i % self.side) as f64 - cx, (i / self.side) as f64 - cy);
+            let d2 = dx * dx + dy * dy;
+            let value = f64::from(self.difference[i]);
+            if d2 <= inner_r2 {
+                inside += value;
+                n_inside += 1.0;
+            } else if d2 > gap_r2 && d2 <= outer_r2 {
+                ring += value;
+                n_ring += 1.0;
+            }
+        }
+        if n_inside == 0.0 || n_ring == 0.0 {
+            return f64::MIN;
+        }
+        inside / n_inside - ring / n_ring
     }
 }
 
-/// Rounds of [`FaintSearch::centre`].
-const CENTRE_ROUNDS: usize = 4;
+/// [`FaintSearch::centre`] looks this far (pixels) each way from the peak...
+const CENTRE_SEARCH_PX: f64 = 3.0;
+
+/// ...in steps of this much.
+const CENTRE_STEP_PX: f64 = 0.25;
 
 #[cfg(test)]
 mod tests {
