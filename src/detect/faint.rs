@@ -65,7 +65,10 @@ pub struct FaintSearch {
     /// Whether each pixel of `reference` was seen empty and was not under a
     /// piece then.
     valid: Vec<bool>,
-    /// Per-frame buffers: the difference and its summed-area tables.
+    /// Per-frame buffers: the pixels compared, their difference, its
+    /// summed-area tables and the filter's scores.
+    usable: Vec<bool>,
+    scores: Vec<f32>,
     difference: Vec<f32>,
     sums: Vec<f64>,
     counts: Vec<u32>,
@@ -92,6 +95,8 @@ impl FaintSearch {
             side,
             reference: model.means().to_vec(),
             valid,
+            usable: Vec::new(),
+            scores: Vec::new(),
             difference: Vec::new(),
             sums: Vec::new(),
             counts: Vec::new(),
@@ -141,7 +146,9 @@ impl FaintSearch {
             return Vec::new();
         }
         let radius = CARROMMAN_RADIUS_MM * frame.px_per_mm;
-        let mut usable = self.valid.clone();
+        let mut usable = std::mem::take(&mut self.usable);
+        usable.clear();
+        usable.extend_from_slice(&self.valid);
         for &(column, row, r) in exclude {
             for i in background::disc_pixels(side, side, column, row, r) {
                 usable[i] = false;
@@ -174,18 +181,21 @@ impl FaintSearch {
                 self.difference[i] = largest;
             }
         }
-        for y in 0..side {
-            for x in 0..side {
-                if !(x0..=x1).contains(&x) || !(y0..=y1).contains(&y) {
-                    usable[y * side + x] = false;
-                }
+        for (y, row) in usable.chunks_exact_mut(side).enumerate() {
+            if !(y0..=y1).contains(&y) {
+                row.fill(false);
+            } else {
+                row[..x0].fill(false);
+                row[x1 + 1..].fill(false);
             }
         }
         self.summed_areas(&usable);
         let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0) as usize;
         let ring_inner = radius.ceil() as usize + RING_GAP_PX;
         let ring_outer = ring_inner + RING_WIDTH_PX;
-        let mut scores = vec![f32::MIN; n];
+        let mut scores = std::mem::take(&mut self.scores);
+        scores.clear();
+        scores.resize(n, f32::MIN);
         let (sx0, sy0) = (x0 + ring_outer, y0 + ring_outer);
         let (sx1, sy1) = (x1.saturating_sub(ring_outer), y1.saturating_sub(ring_outer));
         for y in sy0..=sy1.max(sy0) {
@@ -242,6 +252,8 @@ impl FaintSearch {
                 });
             }
         }
+        self.usable = usable;
+        self.scores = scores;
         found
     }
 
