@@ -552,7 +552,7 @@ fn look_again_for_lost_pieces(
     }
     // A piece at rest stays where it is: a look every few frames finds it
     // as surely as one every frame, for a fraction of the time.
-    if rectified.index % LOOK_AGAIN_EVERY_FRAMES != 0 {
+    if !rectified.index.is_multiple_of(LOOK_AGAIN_EVERY_FRAMES) {
         return Ok(());
     }
     let still = !tracks.hand_present
