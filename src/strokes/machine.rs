@@ -550,15 +550,18 @@ impl StrokeMachine {
             .map(|t| {
                 let before = previous.get(&t.id).copied().unwrap_or_default();
                 let (still, moving) = (before.still, before.moving);
-                let (still, moving) = if t.hidden || !t.seen_this_frame() {
-                    (0, 0)
-                } else if t.speed() < rest_speed {
-                    (if moving > 0 { 1 } else { still + 1 }, 0)
-                } else if moving < LAUNCH_FRAMES {
-                    (still, moving + 1)
-                } else {
-                    (0, moving + 1)
-                };
+                // A piece found only by a second look is held, not seen: a
+                // jump of its track is no sign that it was struck.
+                let (still, moving) =
+                    if t.hidden || !t.seen_this_frame() || t.found_by_second_look() {
+                        (0, 0)
+                    } else if t.speed() < rest_speed {
+                        (if moving > 0 { 1 } else { still + 1 }, 0)
+                    } else if moving < LAUNCH_FRAMES {
+                        (still, moving + 1)
+                    } else {
+                        (0, moving + 1)
+                    };
                 let motion = Motion {
                     still,
                     moving,

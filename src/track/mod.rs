@@ -89,6 +89,8 @@ pub struct Track {
     /// a low px/mm is millimetres), and how many.
     settled_sum: Vector2<f64>,
     settled_count: u32,
+    /// Found by a second look at the board and not detected since.
+    faint: bool,
 }
 
 impl Track {
@@ -101,6 +103,13 @@ impl Track {
     /// piece at rest is kept for a few frames unseen before it is dropped).
     pub fn seen_this_frame(&self) -> bool {
         self.missed == 0
+    }
+
+    /// Whether the piece was found by a second look at the board (see
+    /// [`Tracker::refind`]) and has not been detected since: it is held in
+    /// place, not seen.
+    pub fn found_by_second_look(&self) -> bool {
+        self.faint
     }
 
     /// Where the track was first seen, board mm.
@@ -518,6 +527,7 @@ impl Tracker {
                 first_seen_at: detection.centre,
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
+                faint: false,
             };
             track.vote(detection);
             self.next_id += 1;
@@ -582,9 +592,13 @@ impl Tracker {
                 first_seen_at: detection.centre,
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
+                faint: false,
             };
             self.next_id += 1;
-            let mut track = track;
+            let mut track = Track {
+                faint: true,
+                ..track
+            };
             track.vote(detection);
             frame.events.push(TrackEvent::Appeared {
                 id: track.id,
@@ -617,6 +631,7 @@ impl Tracker {
                 first_seen_at: detection.centre,
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
+                faint: false,
             };
             // A known layout outweighs many frames of colour evidence.
             track.votes[piece_slot(detection.piece)] = 100.0;
@@ -758,6 +773,7 @@ const SAME_DISC_FRACTION: f64 = 0.8;
 /// the mean of its jittering detections, a moving one's follows with a
 /// smoothed velocity.
 fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &TrackerOptions) {
+    track.faint = false;
     let settled_at = track.settled_sum / f64::from(track.settled_count.max(1));
     if (detection.centre.coords - settled_at).norm() <= options.jitter_mm {
         // Still: average the detections; the speed decays to nothing.
@@ -887,6 +903,25 @@ mod tests {
             tracker.tracks().filter(|t| t.piece == Piece::White).count(),
             1
         );
+        // Held, not seen, until a detection falls on it.
+        let held = |tracker: &Tracker| {
+            tracker
+                .tracks()
+                .find(|t| t.piece == Piece::White)
+                .map(Track::found_by_second_look)
+        };
+        assert_eq!(held(&tracker), Some(true));
+        feed(
+            &mut tracker,
+            frame(
+                12,
+                vec![
+                    disc(Piece::Black, 100.0, 0.0),
+                    disc(Piece::White, -260.0, 30.0),
+                ],
+            ),
+        );
+        assert_eq!(held(&tracker), Some(false));
         // Long after it was lost, a piece is no longer looked for.
         let mut tracker = Tracker::new(TrackerOptions::default());
         feed(&mut tracker, frame(0, vec![disc(Piece::White, 0.0, 0.0)]));
