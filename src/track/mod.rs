@@ -579,25 +579,9 @@ impl Tracker {
                 continue;
             };
             let lost = self.recently_lost.remove(i);
-            let track = Track {
-                id: TrackId(self.next_id),
-                piece: detection.piece,
-                position: detection.centre,
-                velocity: Vector2::zeros(),
-                confirmed: true,
-                hidden: false,
-                votes: [0.0; 4],
-                seen_in_a_row: self.options.confirm_frames,
-                missed: 0,
-                first_seen_at: detection.centre,
-                settled_sum: detection.centre.coords,
-                settled_count: 1,
-                faint: false,
-            };
-            self.next_id += 1;
             let mut track = Track {
                 faint: true,
-                ..track
+                ..self.confirmed_at_rest(detection)
             };
             track.vote(detection);
             frame.events.push(TrackEvent::Appeared {
@@ -612,30 +596,36 @@ impl Tracker {
         }
     }
 
+    /// A new confirmed track for a piece known to lie at `detection`.
+    fn confirmed_at_rest(&mut self, detection: &Detection) -> Track {
+        let id = TrackId(self.next_id);
+        self.next_id += 1;
+        Track {
+            id,
+            piece: detection.piece,
+            position: detection.centre,
+            velocity: Vector2::zeros(),
+            confirmed: true,
+            hidden: false,
+            votes: [0.0; 4],
+            seen_in_a_row: self.options.confirm_frames,
+            missed: 0,
+            first_seen_at: detection.centre,
+            settled_sum: detection.centre.coords,
+            settled_count: 1,
+            faint: false,
+        }
+    }
+
     /// Starts confirmed tracks for pieces known to be on the board (the break
     /// arrangement), in place of any tracks held so far.
     pub fn seed(&mut self, detections: &Detections) -> TrackFrame {
         self.tracks.clear();
         self.recently_lost.clear();
         for detection in &detections.discs {
-            let mut track = Track {
-                id: TrackId(self.next_id),
-                piece: detection.piece,
-                position: detection.centre,
-                velocity: Vector2::zeros(),
-                confirmed: true,
-                hidden: false,
-                votes: [0.0; 4],
-                seen_in_a_row: self.options.confirm_frames,
-                missed: 0,
-                first_seen_at: detection.centre,
-                settled_sum: detection.centre.coords,
-                settled_count: 1,
-                faint: false,
-            };
+            let mut track = self.confirmed_at_rest(detection);
             // A known layout outweighs many frames of colour evidence.
             track.votes[piece_slot(detection.piece)] = 100.0;
-            self.next_id += 1;
             self.tracks.push(track);
         }
         self.last_t = Some(detections.t);
