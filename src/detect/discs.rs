@@ -22,6 +22,10 @@ use crate::geometry::spec::{
 use crate::geometry::{break_arrangement, pocket_centre, Piece, Pocket, Seat};
 use crate::template::{TemplateError, TemplateFrame};
 
+/// How much wider than a known disc the empty-board model is kept from
+/// learning round it (see [`Detector::held_radius_px`]).
+const HELD_RADIUS_FRACTION: f64 = 1.4;
+
 /// Frames a disc found by [`Detector::search_faint`] must have held still...
 const FAINT_STILL_FRAMES: u8 = 5;
 
@@ -292,6 +296,12 @@ impl Detector {
 
     fn mm_to_px(&self, mm: f64) -> f64 {
         mm * self.frame.px_per_mm
+    }
+
+    /// Radius (px) round a known disc of `radius_mm` that the empty-board
+    /// model does not learn: its shadow and blur as well.
+    fn held_radius_px(&self, radius_mm: f64) -> f64 {
+        self.mm_to_px(radius_mm) * HELD_RADIUS_FRACTION + 1.0
     }
 
     /// Finds the discs in one top view. `known` are discs the tracker holds
@@ -697,7 +707,7 @@ impl Detector {
         } in known
         {
             let px = self.frame.board_to_px(centre);
-            let radius_px = radius_mm * self.frame.px_per_mm * 1.4 + 1.0;
+            let radius_px = self.held_radius_px(radius_mm);
             mark_disc(
                 &mut self.busy,
                 side,
@@ -719,8 +729,7 @@ impl Detector {
         let Some(background) = self.background.as_ref() else {
             return;
         };
-        // As wide as a tracked piece's hold on the model (see `learn`).
-        let radius = self.mm_to_px(CARROMMAN_RADIUS_MM) * 1.4 + 1.0;
+        let radius = self.held_radius_px(CARROMMAN_RADIUS_MM);
         let lost: Vec<(f64, f64, f64)> = lost
             .iter()
             .map(|&at| {
@@ -752,6 +761,7 @@ impl Detector {
         wanted: &[Piece],
     ) -> Result<Vec<Detection>, DetectError> {
         let bytes = self.bytes_of(&view.image, view.index)?;
+        let held = self.held_radius_px(CARROMMAN_RADIUS_MM);
         let (Some(search), Some(background)) = (self.faint.as_mut(), self.background.as_mut())
         else {
             return Ok(Vec::new());
@@ -804,9 +814,7 @@ impl Detector {
                 continue;
             };
             still_wanted.remove(k);
-            background.restore_disc(disc.column, disc.row, radius_px * 1.4 + 1.0, |i| {
-                search.board_at(i)
-            });
+            background.restore_disc(disc.column, disc.row, held, |i| search.board_at(i));
             discs.push(Detection {
                 centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
                 radius_mm: CARROMMAN_RADIUS_MM,
