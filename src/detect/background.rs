@@ -551,11 +551,10 @@ impl Background {
                 let full_weight = if slow { rate } else { 1.0 };
                 weight[j] = if learn { full_weight } else { 0.0 };
                 known[j] |= learn;
-                predicted[j] = if learn & !slow {
-                    0
-                } else {
-                    predicted[j].saturating_sub(u8::from(learn))
-                };
+                // Branch-free, so the loop stays vectorised: a full-weight
+                // learn clears the count, a slow one takes a step off it.
+                let reset_mask = u8::from(learn & !slow).wrapping_sub(1);
+                predicted[j] = predicted[j].saturating_sub(u8::from(learn)) & reset_mask;
             }
             let mut weights = [0.0f32; 3 * BLOCK];
             for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
