@@ -207,18 +207,7 @@ impl Background {
     /// Fraction of the pixels within `radius` of (column, row) that changed
     /// beyond the noise since the previous frame.
     pub fn changed_fraction(&self, column: f64, row: f64, radius: f64) -> f64 {
-        let (mut changed, mut n) = (0.0, 0.0);
-        for i in disc_pixels(self.width, self.height, column, row, radius) {
-            n += 1.0;
-            if self.still[i] == 0 {
-                changed += 1.0;
-            }
-        }
-        if n == 0.0 {
-            1.0
-        } else {
-            changed / n
-        }
+        1.0 - self.still_fraction(column, row, radius, 1)
     }
 
     /// Whether the pixel at index `i` (row-major) has been seen empty: known,
@@ -263,6 +252,7 @@ impl Background {
     /// Fraction of the pixels within `radius` of (column, row) that have
     /// held still (no change beyond the noise) for at least `frames` frames.
     pub(super) fn still_fraction(&self, column: f64, row: f64, radius: f64, frames: u8) -> f64 {
+        // No pixels: nothing seen still (and so all of it changed).
         let (mut still, mut n) = (0.0, 0.0);
         for i in disc_pixels(self.width, self.height, column, row, radius) {
             n += 1.0;
@@ -551,10 +541,7 @@ impl Background {
                 let full_weight = if slow { rate } else { 1.0 };
                 weight[j] = if learn { full_weight } else { 0.0 };
                 known[j] |= learn;
-                // Branch-free, so the loop stays vectorised: a full-weight
-                // learn clears the count, a slow one takes a step off it.
-                let reset_mask = u8::from(learn & !slow).wrapping_sub(1);
-                predicted[j] = predicted[j].saturating_sub(u8::from(learn)) & reset_mask;
+                predicted[j] = prediction_left(predicted[j], learn, slow);
             }
             let mut weights = [0.0f32; 3 * BLOCK];
             for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
@@ -583,11 +570,7 @@ impl Background {
                 *m += weight * (seen - *m);
             }
             self.known[i] = true;
-            self.predicted[i] = if slow {
-                self.predicted[i].saturating_sub(1)
-            } else {
-                0
-            };
+            self.predicted[i] = prediction_left(self.predicted[i], true, slow);
         }
     }
 }
@@ -618,6 +601,16 @@ fn learning_weight(
     } else {
         None
     }
+}
+
+/// A pixel's prediction countdown (see `Background::predicted`) after a
+/// frame: a full-weight learn clears it, a slow (`slow`) one takes a step
+/// off it, no learn (`learned` false) leaves it. Branch-free, so the
+/// learning loop stays vectorised.
+#[inline(always)]
+fn prediction_left(count: u8, learned: bool, slow: bool) -> u8 {
+    let reset_mask = u8::from(learned & !slow).wrapping_sub(1);
+    count.saturating_sub(u8::from(learned)) & reset_mask
 }
 
 /// Pixels compared per step of [`Background::foreground`]: a fixed count of
@@ -847,11 +840,7 @@ mod tests {
                     *m += weight * (seen - *m);
                 }
                 model.known[i] = true;
-                model.predicted[i] = if slow {
-                    model.predicted[i].saturating_sub(1)
-                } else {
-                    0
-                };
+                model.predicted[i] = prediction_left(model.predicted[i], true, slow);
             }
         }
     }

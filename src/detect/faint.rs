@@ -45,6 +45,24 @@ fn board_seen(model: &Background, i: usize) -> bool {
     model.is_seen_index(i) && model.looks_like_prior(i)
 }
 
+/// Which pixels of `model` show the empty board now: seen (see
+/// [`board_seen`]) and not under a piece in `busy` (the mask the model was
+/// last updated with), except under `lost` (centre column, row, radius in
+/// pixels), the pieces just lost, which were kept out of the model until now
+/// and so still show the board from before they came.
+fn board_in_view(model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) -> Vec<bool> {
+    let (side, _) = model.size();
+    let mut valid: Vec<bool> = (0..side * side)
+        .map(|i| board_seen(model, i) && busy.get(i) == Some(&background::FREE))
+        .collect();
+    for &(column, row, radius) in lost {
+        for i in background::disc_pixels(side, side, column, row, radius) {
+            valid[i] = board_seen(model, i);
+        }
+    }
+    valid
+}
+
 /// A disc found again, in top-view pixels.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaintDisc {
@@ -75,26 +93,14 @@ pub struct FaintSearch {
 }
 
 impl FaintSearch {
-    /// Keeps the empty board of `model` as it is now. `busy` is the mask the
-    /// model was last updated with: pixels under a piece then hold no view
-    /// of the board, except those under `lost` (centre column, row and
-    /// radius in pixels), the pieces just lost, which were kept out of the
-    /// model until now and so still show the board from before they came.
+    /// Keeps the empty board of `model` as it is now, where it is in view
+    /// (see [`board_in_view`] for `busy` and `lost`).
     pub fn remember(model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) -> FaintSearch {
         let (side, _) = model.size();
-        let n = side * side;
-        let mut valid: Vec<bool> = (0..n)
-            .map(|i| board_seen(model, i) && busy.get(i) == Some(&background::FREE))
-            .collect();
-        for &(column, row, radius) in lost {
-            for i in background::disc_pixels(side, side, column, row, radius) {
-                valid[i] = board_seen(model, i);
-            }
-        }
         FaintSearch {
             side,
             reference: model.means().to_vec(),
-            valid,
+            valid: board_in_view(model, busy, lost),
             usable: Vec::new(),
             scores: Vec::new(),
             difference: Vec::new(),
@@ -106,12 +112,12 @@ impl FaintSearch {
     /// Another piece was lost while the board was kept: the pixels the kept
     /// board lacks and `model` now has are taken from it.
     pub fn fill_in(&mut self, model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) {
-        let newer = FaintSearch::remember(model, busy, lost);
-        for i in 0..self.valid.len().min(newer.valid.len()) {
-            if !self.valid[i] && newer.valid[i] {
-                self.valid[i] = true;
-                self.reference[3 * i..3 * i + 3]
-                    .copy_from_slice(&newer.reference[3 * i..3 * i + 3]);
+        let now = board_in_view(model, busy, lost);
+        let means = model.means();
+        for (i, (kept, &seen)) in self.valid.iter_mut().zip(&now).enumerate() {
+            if !*kept && seen {
+                *kept = true;
+                self.reference[3 * i..3 * i + 3].copy_from_slice(&means[3 * i..3 * i + 3]);
             }
         }
     }
