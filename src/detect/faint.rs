@@ -204,9 +204,14 @@ impl FaintSearch {
         scores.resize(n, f32::MIN);
         let (sx0, sy0) = (x0 + ring_outer, y0 + ring_outer);
         let (sx1, sy1) = (x1.saturating_sub(ring_outer), y1.saturating_sub(ring_outer));
-        for y in sy0..=sy1.max(sy0) {
-            for x in sx0..=sx1.max(sx0) {
-                if y > sy1 || x > sx1 || !usable[y * side + x] {
+        if sx1 < sx0 || sy1 < sy0 {
+            self.usable = usable;
+            self.scores = scores;
+            return Vec::new();
+        }
+        for y in sy0..=sy1 {
+            for x in sx0..=sx1 {
+                if !usable[y * side + x] {
                     continue;
                 }
                 let (inner_sum, inner_count) = self.square(x, y, inner);
