@@ -243,6 +243,9 @@ pub struct StrokeMachine {
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
+    /// Exits of the current stroke seen as a track vanishing while another
+    /// track followed the same piece.
+    shadowed: Vec<ShadowedExit>,
     /// Every track seen in the last few frames (seconds; id, centre in board
     /// mm, radius mm), newest last: what met a piece that left unseen.
     recent: VecDeque<Positions>,
@@ -263,6 +266,7 @@ impl StrokeMachine {
             hand_seat: None,
             last_seat: None,
             lost_towards_pocket: Vec::new(),
+            shadowed: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
@@ -396,6 +400,7 @@ impl StrokeMachine {
                 if rest >= self.options.rest_frames {
                     if let Some(mut done) = self.current.take() {
                         self.record_lost_towards_pockets(&mut done);
+                        withdraw_shadowed(&mut done, &mut self.shadowed, frame);
                         reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
                         self.finished.push(done);
@@ -638,6 +643,7 @@ impl StrokeMachine {
         }
         self.overboard_tracks.clear();
         self.lost_towards_pocket.clear();
+        self.shadowed.clear();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -720,18 +726,38 @@ impl StrokeMachine {
             } = *event
             {
                 match where_it_went(&options, last_seen, heading_to) {
-                    Exit::Pocket(pocket) => current.stroke.pocketed.push(PocketedPiece {
-                        piece,
-                        pocket: Some(pocket),
-                        t: Some(t),
-                        late: false,
-                    }),
+                    Exit::Pocket(pocket) => {
+                        current.stroke.pocketed.push(PocketedPiece {
+                            piece,
+                            pocket: Some(pocket),
+                            t: Some(t),
+                            late: false,
+                        });
+                        self.shadowed.extend(shadowed_exit(
+                            &self.recent,
+                            frame,
+                            id,
+                            piece,
+                            last_seen,
+                            Some(pocket),
+                            t,
+                        ));
+                    }
                     Exit::Edge => {
                         current
                             .stroke
                             .overboard
                             .push(OverboardPiece { piece, t: Some(t) });
                         self.overboard_tracks.push(id);
+                        self.shadowed.extend(shadowed_exit(
+                            &self.recent,
+                            frame,
+                            id,
+                            piece,
+                            last_seen,
+                            None,
+                            t,
+                        ));
                     }
                     Exit::Nowhere => {
                         let pocket = if speed >= options.hit_speed {
@@ -1026,6 +1052,134 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         .zip(kept_overboard)
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
+}
+
+/// A piece seen leaving (into `pocket`, or off the board where `None`) as
+/// a track vanishing while another track, `twin`, followed the same piece:
+/// one blurred or bouncing piece is found as two discs, and the one the
+/// tracker drops by a pocket or the cushion proves nothing while the other
+/// carries on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ShadowedExit {
+    twin: TrackId,
+    piece: Piece,
+    pocket: Option<Pocket>,
+    t: f64,
+}
+
+/// Two discs seen in one frame nearer than this fraction of their radii
+/// summed are one piece: carrommen cannot overlap.
+const ONE_PIECE_FRACTION: f64 = 0.9;
+
+/// A track first seen this near (mm) where another was last seen...
+const HANDED_ON_MM: f64 = 3.0 * CARROMMAN_RADIUS_MM;
+
+/// ...from a frame before that track's last sighting to this long (s)
+/// after it, took its piece over.
+const HANDED_ON_S: f64 = 0.1;
+
+/// The exit of `lost`, a `piece` last seen at `last_seen` and gone at `t`
+/// (into `pocket`, or off the board), as shadowed by the track in `frame`
+/// that followed the same piece over the `recent` frames: seen with it in
+/// one frame where two pieces cannot both be, or first seen beside where it
+/// was last seen just as it was lost. `None` when no track did.
+fn shadowed_exit(
+    recent: &VecDeque<Positions>,
+    frame: &TrackFrame,
+    lost: TrackId,
+    piece: Piece,
+    last_seen: Point2<f64>,
+    pocket: Option<Pocket>,
+    t: f64,
+) -> Option<ShadowedExit> {
+    let last_sighting = recent
+        .iter()
+        .rposition(|f| f.discs.iter().any(|(id, _, _)| *id == lost))?;
+    let lost_at = |f: &Positions| {
+        f.discs
+            .iter()
+            .find(|(id, _, _)| *id == lost)
+            .map(|&(_, at, r)| (at, r))
+    };
+    frame
+        .tracks
+        .iter()
+        .filter(|t| t.id != lost && t.piece == piece && piece != Piece::Striker)
+        .find(|other| {
+            let overlapped = recent.iter().any(|f| {
+                let (Some((a, ra)), Some(&(_, b, rb))) = (
+                    lost_at(f),
+                    f.discs.iter().find(|(id, _, _)| *id == other.id),
+                ) else {
+                    return false;
+                };
+                (a - b).norm() < ONE_PIECE_FRACTION * (ra + rb)
+            });
+            let first = recent
+                .iter()
+                .position(|f| f.discs.iter().any(|(id, _, _)| *id == other.id));
+            let handed_on = first.is_some_and(|i| {
+                let (f, sighting) = (&recent[i], &recent[last_sighting]);
+                let at = f.discs.iter().find(|(id, _, _)| *id == other.id);
+                i > 0
+                    && i + 1 >= last_sighting
+                    && f.t - sighting.t <= HANDED_ON_S
+                    && at.is_some_and(|&(_, b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
+            });
+            overlapped || handed_on
+        })
+        .map(|twin| ShadowedExit {
+            twin: twin.id,
+            piece,
+            pocket,
+            t,
+        })
+}
+
+/// Withdraws the `shadowed` exits whose twin rests on the board at the end
+/// of the stroke: the piece is still there. Each withdrawal is an alert.
+fn withdraw_shadowed(
+    stroke: &mut SeenStroke,
+    shadowed: &mut Vec<ShadowedExit>,
+    at_rest: &TrackFrame,
+) {
+    for s in shadowed.drain(..) {
+        // Its colour may have settled otherwise since: a blurred piece's
+        // votes are few.
+        let twin_rests = at_rest.tracks.iter().any(|t| t.id == s.twin);
+        if !twin_rests {
+            continue;
+        }
+        let withdrawn = match s.pocket {
+            Some(pocket) => {
+                let pocketed = &mut stroke.stroke.pocketed;
+                pocketed
+                    .iter()
+                    .position(|p| {
+                        p.piece == s.piece && p.pocket == Some(pocket) && p.t == Some(s.t)
+                    })
+                    .map(|i| pocketed.remove(i))
+                    .map(|_| format!("lost by the {} pocket", pocket.name()))
+            }
+            None => {
+                let overboard = &mut stroke.stroke.overboard;
+                overboard
+                    .iter()
+                    .position(|o| o.piece == s.piece && o.t == Some(s.t))
+                    .map(|i| overboard.remove(i))
+                    .map(|_| "lost at the cushion".to_string())
+            }
+        };
+        if let Some(where_lost) = withdrawn {
+            stroke.vision.alerts.push(VisionNote {
+                t: s.t,
+                message: format!(
+                    "a {} {where_lost} was followed on by another track, which rests on the board: it did not leave",
+                    s.piece
+                ),
+            });
+        }
+    }
 }
 
 enum Exit {
@@ -1878,6 +2032,106 @@ mod tests {
             "{:?}",
             stroke.vision.alerts
         );
+    }
+
+    /// A stroke from north in which a black speeds at the NE pocket and its
+    /// track is lost by the pocket; with `twin`, the black is also found as
+    /// a second disc 18 mm beside it for five frames (a blurred piece), and
+    /// that disc stops against the cushion by the pocket and rests there.
+    fn black_lost_by_the_ne_pocket(twin: bool) -> Vec<SeenStroke> {
+        let black = |i: u32| {
+            Point2::new(200.0, 200.0) + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 20) - 12)
+        };
+        let beside = Vector2::new(10.0, -15.0);
+        run((0..60u32).map(move |i| {
+            let striker_at =
+                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
+            let mut discs = vec![disc(Piece::Striker, striker_at)];
+            if i <= 20 {
+                discs.push(disc(Piece::Black, black(i)));
+            }
+            if twin && i >= 14 {
+                discs.push(disc(Piece::Black, black(i) + beside));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_lost_by_a_pocket_while_a_twin_track_followed_it_to_rest_did_not_go_in() {
+        let alone = black_lost_by_the_ne_pocket(false);
+        assert_eq!(alone.len(), 1);
+        let pockets: Vec<_> = alone[0]
+            .stroke
+            .pocketed
+            .iter()
+            .map(|p| (p.piece, p.pocket))
+            .collect();
+        assert_eq!(pockets, [(Piece::Black, Some(Pocket::Ne))]);
+
+        let twinned = black_lost_by_the_ne_pocket(true);
+        assert_eq!(twinned.len(), 1);
+        assert!(
+            twinned[0].stroke.pocketed.is_empty(),
+            "{:?}",
+            twinned[0].stroke.pocketed
+        );
+        assert!(twinned[0]
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("followed on by another track")));
+    }
+
+    #[test]
+    fn a_track_first_seen_beside_where_another_was_lost_as_it_was_lost_shadows_it() {
+        let lost = TrackId(1);
+        let positions = |t: f64, discs: Vec<(u32, (f64, f64))>| Positions {
+            t,
+            discs: discs
+                .into_iter()
+                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
+                .collect(),
+        };
+        // Track 1 is last seen at (315, 336) at 0.1 s; `newcomer` is first
+        // seen `at` at `since`, and seen again a little later.
+        let shadowed = |newcomer: Piece, at: (f64, f64), since: f64| {
+            let recent: VecDeque<Positions> = [
+                positions(0.0, vec![(1, (290.0, 350.0)), (7, (0.0, 0.0))]),
+                positions(0.033, vec![(1, (300.0, 346.0)), (7, (0.0, 0.0))]),
+                positions(0.067, vec![(1, (308.0, 341.0)), (7, (0.0, 0.0))]),
+                positions(0.1, vec![(1, (315.0, 336.0)), (7, (0.0, 0.0))]),
+                positions(since, vec![(2, at), (7, (0.0, 0.0))]),
+                positions(since + 0.067, vec![(2, at), (7, (0.0, 0.0))]),
+            ]
+            .into();
+            let frame = TrackFrame {
+                t: 0.2,
+                tracks: vec![
+                    track_of(2, newcomer, Point2::new(at.0, at.1)),
+                    track_of(7, Piece::Black, Point2::origin()),
+                ],
+                ..at_rest_with(Vec::new())
+            };
+            shadowed_exit(
+                &recent,
+                &frame,
+                lost,
+                Piece::Black,
+                Point2::new(315.0, 336.0),
+                Some(Pocket::Ne),
+                0.2,
+            )
+            .map(|s| s.twin)
+        };
+        assert_eq!(
+            shadowed(Piece::Black, (340.0, 312.0), 0.133),
+            Some(TrackId(2))
+        );
+        // Of another kind, too far off, or long after: another piece.
+        assert_eq!(shadowed(Piece::White, (340.0, 312.0), 0.133), None);
+        assert_eq!(shadowed(Piece::Black, (300.0, 260.0), 0.133), None);
+        assert_eq!(shadowed(Piece::Black, (340.0, 312.0), 0.233), None);
     }
 
     fn track_of(id: u32, piece: Piece, at: Point2<f64>) -> Track {
