@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use crate::contract::{BoardLog, Stroke, StrokeLog};
+use crate::contract::{BoardEntry, BoardLog, MatchSetup, Stroke, StrokeLog};
 use crate::geometry::{Piece, Pocket};
 
 /// How strokes are paired.
@@ -258,7 +258,12 @@ pub fn evaluate(
         exactly_right,
         exact_fraction,
         field_right,
-        boards: boards.map(|(truth, got)| compare_boards(truth, got)),
+        boards: boards.map(|(truth_boards, got_boards)| {
+            compare_boards(
+                (truth_boards, &truth.match_setup),
+                (got_boards, &got.match_setup),
+            )
+        }),
     }
 }
 
@@ -370,37 +375,80 @@ fn sorted_overboard(stroke: &Stroke) -> Vec<Piece> {
     pieces
 }
 
-fn compare_boards(truth: &BoardLog, got: &BoardLog) -> Vec<BoardComparison> {
-    let describe = |board: &crate::contract::BoardEntry| -> Option<String> {
+/// Each finished truth board against the recognised board of the same
+/// number. Winners are compared by the seats their players sat in at the
+/// start of the match (from each stroke log's `match`): a log scored
+/// without the players' names (`south`, `carrom score` with no `--match`)
+/// and one with them (`Asha`) agree when the same side won.
+fn compare_boards(
+    (truth, truth_setup): (&BoardLog, &MatchSetup),
+    (got, got_setup): (&BoardLog, &MatchSetup),
+) -> Vec<BoardComparison> {
+    // (what must agree, what is shown)
+    let describe = |log: &BoardLog, setup: &MatchSetup, board: &BoardEntry| {
         board.result.as_ref().map(|result| {
-            format!(
-                "{} wins {} (coins {}, queen {})",
-                result.winner.as_deref().unwrap_or("nobody"),
-                result.points,
-                result.coins,
-                result.queen
-            )
+            let winner = result.winner.as_deref();
+            let seats = winner.map_or_else(String::new, |side| seats_of(log, setup, side));
+            let tally = format!(
+                "wins {} (coins {}, queen {})",
+                result.points, result.coins, result.queen
+            );
+            let shown = match winner {
+                Some(side) if !seats.is_empty() && seats != side => {
+                    format!("{side} ({seats}) {tally}")
+                }
+                _ => format!("{} {tally}", winner.unwrap_or("nobody")),
+            };
+            let key = if seats.is_empty() {
+                format!("{} {tally}", winner.unwrap_or("nobody"))
+            } else {
+                format!("{seats} {tally}")
+            };
+            (key, shown)
         })
     };
     truth
         .boards
         .iter()
-        .filter_map(|board| describe(board).map(|text| (board, text)))
-        .map(|(board, truth_text)| {
-            let got_text = got
+        .filter_map(|board| describe(truth, truth_setup, board).map(|text| (board, text)))
+        .map(|(board, (truth_key, truth_text))| {
+            let got_result = got
                 .boards
                 .iter()
                 .find(|other| other.game == board.game && other.board == board.board)
-                .and_then(describe);
+                .and_then(|other| describe(got, got_setup, other));
             BoardComparison {
                 game: board.game,
                 board: board.board,
-                right: got_text.as_deref() == Some(truth_text.as_str()),
+                right: got_result
+                    .as_ref()
+                    .is_some_and(|(key, _)| *key == truth_key),
                 truth: truth_text,
-                got: got_text,
+                got: got_result.map(|(_, shown)| shown),
             }
         })
         .collect()
+}
+
+/// The seats (`north+south` style, sorted) the players of `side` sat in at
+/// the start of the match; empty when the log does not say.
+fn seats_of(log: &BoardLog, setup: &MatchSetup, side: &str) -> String {
+    let players: Vec<&str> = log
+        .sides
+        .iter()
+        .find(|entry| entry.name == side)
+        .map_or_else(
+            || vec![side],
+            |entry| entry.players.iter().map(String::as_str).collect(),
+        );
+    let mut seats: Vec<String> = setup
+        .seats
+        .iter()
+        .filter(|(_, player)| players.contains(&player.as_str()))
+        .map(|(seat, _)| seat.to_string())
+        .collect();
+    seats.sort();
+    seats.join("+")
 }
 
 #[cfg(test)]
@@ -408,6 +456,51 @@ mod tests {
     use super::*;
     use crate::contract::{OverboardPiece, PocketedPiece};
     use crate::geometry::Seat;
+
+    /// The sample clip's truth logs, and the same board log with each
+    /// player's name replaced by `rename(name)`, scored with the default
+    /// match (players named by their seats).
+    fn sample_boards_renamed(rename: fn(&str) -> &'static str) -> EvalReport {
+        let fixture = |name: &str| {
+            std::fs::read_to_string(format!(
+                "{}/fixtures/board-full/{name}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .expect("the sample clip's truth")
+        };
+        let truth: StrokeLog = fixture("truth.strokes.json").parse().expect("a stroke log");
+        let truth_boards: BoardLog =
+            serde_json::from_str(&fixture("truth.boardlog.json")).expect("a board log");
+        let mut got = truth.clone();
+        got.match_setup = serde_json::from_str(
+            r#"{"event": "singles", "players": ["north", "south"],
+                "seats": {"south": "south", "north": "north"}, "first_breaker": "north"}"#,
+        )
+        .expect("a match setup");
+        let renamed = ["Asha", "Ben"]
+            .into_iter()
+            .fold(fixture("truth.boardlog.json"), |text, name| {
+                text.replace(&format!("\"{name}\""), &format!("\"{}\"", rename(name)))
+            });
+        let got_boards: BoardLog = serde_json::from_str(&renamed).expect("a board log");
+        evaluate(
+            &truth,
+            &got,
+            Some((&truth_boards, &got_boards)),
+            EvalOptions::default(),
+        )
+    }
+
+    #[test]
+    fn boards_are_compared_by_the_seats_of_the_winners_not_their_names() {
+        // Asha sat south, Ben north in the sample.
+        let same_side =
+            sample_boards_renamed(|name| if name == "Asha" { "south" } else { "north" });
+        assert_eq!(same_side.boards_right(), Some((1, 1)));
+        let other_side =
+            sample_boards_renamed(|name| if name == "Asha" { "north" } else { "south" });
+        assert_eq!(other_side.boards_right(), Some((0, 1)));
+    }
 
     fn stroke(seat: Seat, t: f64) -> Stroke {
         let json = format!(r#"{{"seat": "{seat}", "t": {t}, "touched": true}}"#);

@@ -243,6 +243,9 @@ pub struct StrokeMachine {
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
+    /// Carrommen of the current stroke lost from sight away from pockets
+    /// and edges with no hand about: kind, last seen (board mm), when (s).
+    lost_mid_board: Vec<(Piece, Point2<f64>, f64)>,
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
@@ -267,6 +270,7 @@ impl StrokeMachine {
             last_seat: None,
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
+            lost_mid_board: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
@@ -607,8 +611,29 @@ impl StrokeMachine {
 
     /// The pieces lost speeding at a pocket in `stroke` and not found again
     /// went in.
+    ///
+    /// A "striker" among them while the striker was seen elsewhere was a
+    /// carromman the striker knocked (its track jumped onto the blur of the
+    /// piece it hit): the one lost from sight beside it just then, if any.
     fn record_lost_towards_pockets(&mut self, stroke: &mut SeenStroke) {
-        for lost in self.lost_towards_pocket.drain(..) {
+        for mut lost in self.lost_towards_pocket.drain(..) {
+            if lost.striker_elsewhere {
+                let knocked = self.lost_mid_board.iter().position(|&(_, at, t)| {
+                    (at - lost.last_seen).norm() <= KNOCKED_PIECE_MM
+                        && (t - lost.t).abs() <= KNOCKED_PIECE_S
+                });
+                if let Some(i) = knocked {
+                    let (piece, at, _) = self.lost_mid_board.remove(i);
+                    lost.piece = piece;
+                    stroke.vision.alerts.push(VisionNote {
+                        t: lost.t,
+                        message: format!(
+                            "a disc taken for the striker while the striker was elsewhere was the {piece} lost from sight at ({:.0}, {:.0}) mm",
+                            at.x, at.y
+                        ),
+                    });
+                }
+            }
             lost.record_in(stroke);
         }
     }
@@ -644,6 +669,7 @@ impl StrokeMachine {
         self.overboard_tracks.clear();
         self.lost_towards_pocket.clear();
         self.shadowed.clear();
+        self.lost_mid_board.clear();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -776,15 +802,25 @@ impl StrokeMachine {
                                 pocket,
                                 last_seen,
                                 t,
+                                striker_elsewhere: piece == Piece::Striker
+                                    && frame
+                                        .tracks
+                                        .iter()
+                                        .any(|t| t.piece == Piece::Striker && t.id != id),
                             }),
                             None if hand_present => {}
-                            None => current.vision.alerts.push(VisionNote {
-                                t,
-                                message: format!(
-                                    "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
-                                    last_seen.x, last_seen.y
-                                ),
-                            }),
+                            None => {
+                                if piece != Piece::Striker {
+                                    self.lost_mid_board.push((piece, last_seen, t));
+                                }
+                                current.vision.alerts.push(VisionNote {
+                                    t,
+                                    message: format!(
+                                        "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
+                                        last_seen.x, last_seen.y
+                                    ),
+                                });
+                            }
                         }
                     }
                 }
@@ -1198,7 +1234,16 @@ struct LostTowardsPocket {
     pocket: Pocket,
     last_seen: Point2<f64>,
     t: f64,
+    /// A "striker" lost while another striker track was in sight.
+    striker_elsewhere: bool,
 }
+
+/// A carromman lost from sight this near (mm, two carrommen's widths)...
+const KNOCKED_PIECE_MM: f64 = 4.0 * CARROMMAN_RADIUS_MM;
+
+/// ...and this near in time (s) to a second "striker" lost speeding at a
+/// pocket is the piece that "striker" was.
+const KNOCKED_PIECE_S: f64 = 0.3;
 
 impl LostTowardsPocket {
     fn record_in(self, stroke: &mut SeenStroke) {
@@ -1955,6 +2000,45 @@ mod tests {
     }
 
     #[test]
+    fn a_second_striker_lost_at_a_pocket_is_the_carromman_lost_beside_it() {
+        // A "striker" lost speeding at the SE pocket at (102, -86) while the
+        // striker was seen elsewhere; a white lost from sight mid-board at
+        // `white_at` a frame later.
+        let pocketed = |white_at: Point2<f64>| {
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            machine.lost_towards_pocket.push(LostTowardsPocket {
+                id: TrackId(163),
+                piece: Piece::Striker,
+                pocket: Pocket::Se,
+                last_seen: Point2::new(102.0, -86.0),
+                t: 42.1,
+                striker_elsewhere: true,
+            });
+            machine
+                .lost_mid_board
+                .push((Piece::White, white_at, 42.133));
+            let mut stroke = stroke_seen(SeenCount::default());
+            machine.record_lost_towards_pockets(&mut stroke);
+            stroke
+                .stroke
+                .pocketed
+                .iter()
+                .map(|p| (p.piece, p.pocket))
+                .collect::<Vec<_>>()
+        };
+        // The white the striker's track jumped onto went in.
+        assert_eq!(
+            pocketed(Point2::new(78.0, -72.0)),
+            [(Piece::White, Some(Pocket::Se))]
+        );
+        // A white lost far off is another matter: the "striker" stays one.
+        assert_eq!(
+            pocketed(Point2::new(-150.0, 120.0)),
+            [(Piece::Striker, Some(Pocket::Se))]
+        );
+    }
+
+    #[test]
     fn a_piece_lost_at_a_pocket_then_seen_going_in_is_pocketed_once() {
         let lost = LostTowardsPocket {
             id: TrackId(7),
@@ -1962,6 +2046,7 @@ mod tests {
             pocket: Pocket::Se,
             last_seen: Point2::new(217.0, -275.0),
             t: 1.0,
+            striker_elsewhere: false,
         };
         let seen_in = |t| PocketedPiece {
             piece: Piece::White,
