@@ -787,8 +787,11 @@ impl StrokeMachine {
                     }
                     Exit::Nowhere => {
                         let pocket = if speed >= options.hit_speed {
-                            // A hand over the board hides what it moves.
-                            (!hand_present)
+                            // A hand over the board hides what it moves; a
+                            // heading measured off a track pulled to and fro
+                            // (pieces scattering from a cluster swap their
+                            // tracks) points nowhere in particular.
+                            (!hand_present && on_a_steady_course(&self.recent, id))
                                 .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
                                 .flatten()
                         } else {
@@ -1351,6 +1354,24 @@ fn knocked_towards(
     }
     let (_, contact, speed) = earliest?;
     pocket_ahead(at, at - contact, speed)
+}
+
+/// Whether `id` kept a steady course over its last three sightings in the
+/// `recent` frames (see [`steady_course`]).
+fn on_a_steady_course(recent: &VecDeque<Positions>, id: TrackId) -> bool {
+    let mut sightings = recent.iter().rev().filter_map(|f| {
+        f.discs
+            .iter()
+            .find(|(other, _, _)| *other == id)
+            .map(|&(_, at, _)| (f.t, at))
+    });
+    let (Some(c), Some(b), Some(a)) = (sightings.next(), sightings.next(), sightings.next()) else {
+        return false;
+    };
+    let velocity = |(t0, p0): (f64, Point2<f64>), (t1, p1): (f64, Point2<f64>)| {
+        (p1 - p0) / (t1 - t0).max(1e-6)
+    };
+    steady_course(velocity(a, b), velocity(b, c))
 }
 
 /// A disc slower than this (mm/s) knocks nothing anywhere.
@@ -2036,6 +2057,38 @@ mod tests {
             pocketed(Point2::new(-150.0, 120.0)),
             [(Piece::Striker, Some(Pocket::Se))]
         );
+    }
+
+    #[test]
+    fn only_a_piece_seen_on_a_steady_course_heads_anywhere() {
+        let recent = |path: &[(f64, f64)]| -> VecDeque<Positions> {
+            path.iter()
+                .enumerate()
+                .map(|(i, &(x, y))| Positions {
+                    t: i as f64 * FRAME_S,
+                    discs: vec![(TrackId(3), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
+                })
+                .collect()
+        };
+        // Sliding straight on, slowing a little.
+        assert!(on_a_steady_course(
+            &recent(&[(0.0, 0.0), (40.0, -40.0), (78.0, -78.0)]),
+            TrackId(3)
+        ));
+        // Knocked about in a cluster: turned back, or stopped and shot off.
+        assert!(!on_a_steady_course(
+            &recent(&[(0.0, 0.0), (40.0, -40.0), (10.0, -50.0)]),
+            TrackId(3)
+        ));
+        assert!(!on_a_steady_course(
+            &recent(&[(0.0, 0.0), (5.0, -5.0), (45.0, -45.0)]),
+            TrackId(3)
+        ));
+        // Seen twice only: no course to judge by.
+        assert!(!on_a_steady_course(
+            &recent(&[(40.0, -40.0), (78.0, -78.0)]),
+            TrackId(3)
+        ));
     }
 
     #[test]
