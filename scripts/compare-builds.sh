@@ -3,6 +3,8 @@
 # the same freshly simulated clips: how a change moved the tracker's accuracy
 # on seeds it was never tuned on.
 # Usage: scripts/compare-builds.sh OLD_CARROM NEW_CARROM [FIRST_SEED] [COUNT] [MAX_SECONDS]
+#   CLIPS_DIR=DIR   keep the simulated clips there (and reuse those already
+#                   there), to compare more builds on them later
 set -euo pipefail
 old=$1
 new=$2
@@ -11,9 +13,10 @@ count=${4:-30}
 seconds=${5:-20}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+clips=${CLIPS_DIR:-$work}
 for seed in $(seq "$first" $((first + count - 1))); do
-  dir=$work/$seed
-  if ! "$new" sim --seed "$seed" --out "$dir" --max-seconds "$seconds" --boards 1 >/dev/null 2>&1; then
+  dir=$clips/$seed
+  if [[ ! -f $dir/clip.mp4 ]] && ! "$new" sim --seed "$seed" --out "$dir" --max-seconds "$seconds" --boards 1 >/dev/null 2>&1; then
     echo "seed $seed: no clip"
     continue
   fi
