@@ -751,7 +751,8 @@ impl StrokeMachine {
                 speed,
             } = *event
             {
-                match where_it_went(&options, last_seen, heading_to) {
+                // Where it left the board: into a pocket, or over the edge.
+                let left_into = match where_it_went(&options, last_seen, heading_to) {
                     Exit::Pocket(pocket) => {
                         current.stroke.pocketed.push(PocketedPiece {
                             piece,
@@ -759,15 +760,7 @@ impl StrokeMachine {
                             t: Some(t),
                             late: false,
                         });
-                        self.shadowed.extend(shadowed_exit(
-                            &self.recent,
-                            frame,
-                            id,
-                            piece,
-                            last_seen,
-                            Some(pocket),
-                            t,
-                        ));
+                        Some(Some(pocket))
                     }
                     Exit::Edge => {
                         current
@@ -775,15 +768,7 @@ impl StrokeMachine {
                             .overboard
                             .push(OverboardPiece { piece, t: Some(t) });
                         self.overboard_tracks.push(id);
-                        self.shadowed.extend(shadowed_exit(
-                            &self.recent,
-                            frame,
-                            id,
-                            piece,
-                            last_seen,
-                            None,
-                            t,
-                        ));
+                        Some(None)
                     }
                     Exit::Nowhere => {
                         let pocket = if speed >= options.hit_speed {
@@ -825,7 +810,19 @@ impl StrokeMachine {
                                 });
                             }
                         }
+                        None
                     }
+                };
+                if let Some(pocket) = left_into {
+                    self.shadowed.extend(shadowed_exit(
+                        &self.recent,
+                        frame,
+                        id,
+                        piece,
+                        last_seen,
+                        pocket,
+                        t,
+                    ));
                 }
             }
         }
@@ -1505,6 +1502,25 @@ mod tests {
 
     const FRAME_S: f64 = 1.0 / 30.0;
 
+    /// What went into which pocket in a stroke, in order.
+    fn pockets_of(stroke: &SeenStroke) -> Vec<(Piece, Option<Pocket>)> {
+        stroke
+            .stroke
+            .pocketed
+            .iter()
+            .map(|p| (p.piece, p.pocket))
+            .collect()
+    }
+
+    /// Whether one of the stroke's alerts says `text`.
+    fn alerted(stroke: &SeenStroke, text: &str) -> bool {
+        stroke
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains(text))
+    }
+
     fn disc(piece: Piece, at: Point2<f64>) -> Detection {
         Detection {
             centre: at,
@@ -1791,20 +1807,8 @@ mod tests {
         let stroke = &strokes[0];
         assert_eq!(stroke.stroke.seat, Seat::North);
         assert!(stroke.stroke.touched);
-        assert_eq!(
-            stroke
-                .stroke
-                .pocketed
-                .iter()
-                .map(|p| (p.piece, p.pocket))
-                .collect::<Vec<_>>(),
-            vec![(Piece::Black, Some(Pocket::Sw))]
-        );
-        assert!(stroke
-            .vision
-            .alerts
-            .iter()
-            .any(|a| a.message.contains("striker was not seen")));
+        assert_eq!(pockets_of(stroke), vec![(Piece::Black, Some(Pocket::Sw))]);
+        assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
     }
@@ -2003,21 +2007,12 @@ mod tests {
         let to_sw = pocket_centre(Pocket::Sw) - Point2::new(-150.0, -150.0);
         let strokes = lost_black(to_sw, None);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
-        let pocketed: Vec<_> = strokes[0]
-            .stroke
-            .pocketed
-            .iter()
-            .map(|p| (p.piece, p.pocket))
-            .collect();
+        let pocketed: Vec<_> = pockets_of(&strokes[0]);
         assert!(
             pocketed.contains(&(Piece::Black, Some(Pocket::Sw))),
             "{pocketed:?}"
         );
-        assert!(strokes[0]
-            .vision
-            .alerts
-            .iter()
-            .any(|a| a.message.contains("taken as pocketed")));
+        assert!(alerted(&strokes[0], "taken as pocketed"));
     }
 
     #[test]
@@ -2040,12 +2035,7 @@ mod tests {
                 .push((Piece::White, white_at, 42.133));
             let mut stroke = stroke_seen(SeenCount::default());
             machine.record_lost_towards_pockets(&mut stroke);
-            stroke
-                .stroke
-                .pocketed
-                .iter()
-                .map(|p| (p.piece, p.pocket))
-                .collect::<Vec<_>>()
+            pockets_of(&stroke)
         };
         // The white the striker's track jumped onto went in.
         assert_eq!(
@@ -2117,11 +2107,7 @@ mod tests {
         stroke.stroke.pocketed = vec![seen_in(0.5)];
         lost.record_in(&mut stroke);
         assert_eq!(stroke.stroke.pocketed.len(), 2, "{:?}", stroke.stroke);
-        assert!(stroke
-            .vision
-            .alerts
-            .iter()
-            .any(|a| a.message.contains("taken as pocketed")));
+        assert!(alerted(&stroke, "taken as pocketed"));
     }
 
     #[test]
@@ -2162,11 +2148,7 @@ mod tests {
             .iter()
             .all(|p| p.piece != Piece::White));
         assert!(
-            stroke
-                .vision
-                .alerts
-                .iter()
-                .any(|a| a.message.contains("lost sight of a white")),
+            alerted(stroke, "lost sight of a white"),
             "{:?}",
             stroke.vision.alerts
         );
@@ -2199,12 +2181,7 @@ mod tests {
     fn a_piece_lost_by_a_pocket_while_a_twin_track_followed_it_to_rest_did_not_go_in() {
         let alone = black_lost_by_the_ne_pocket(false);
         assert_eq!(alone.len(), 1);
-        let pockets: Vec<_> = alone[0]
-            .stroke
-            .pocketed
-            .iter()
-            .map(|p| (p.piece, p.pocket))
-            .collect();
+        let pockets: Vec<_> = pockets_of(&alone[0]);
         assert_eq!(pockets, [(Piece::Black, Some(Pocket::Ne))]);
 
         let twinned = black_lost_by_the_ne_pocket(true);
@@ -2214,11 +2191,7 @@ mod tests {
             "{:?}",
             twinned[0].stroke.pocketed
         );
-        assert!(twinned[0]
-            .vision
-            .alerts
-            .iter()
-            .any(|a| a.message.contains("followed on by another track")));
+        assert!(alerted(&twinned[0], "followed on by another track"));
     }
 
     #[test]
