@@ -1128,39 +1128,29 @@ fn shadowed_exit(
     pocket: Option<Pocket>,
     t: f64,
 ) -> Option<ShadowedExit> {
-    let last_sighting = recent
-        .iter()
-        .rposition(|f| f.discs.iter().any(|(id, _, _)| *id == lost))?;
-    let lost_at = |f: &Positions| {
-        f.discs
-            .iter()
-            .find(|(id, _, _)| *id == lost)
-            .map(|&(_, at, r)| (at, r))
-    };
+    if piece == Piece::Striker {
+        return None;
+    }
+    let last_sighting = recent.iter().rposition(|f| f.disc(lost).is_some())?;
     frame
         .tracks
         .iter()
-        .filter(|t| t.id != lost && t.piece == piece && piece != Piece::Striker)
+        .filter(|t| t.id != lost && t.piece == piece)
         .find(|other| {
             let overlapped = recent.iter().any(|f| {
-                let (Some((a, ra)), Some(&(_, b, rb))) = (
-                    lost_at(f),
-                    f.discs.iter().find(|(id, _, _)| *id == other.id),
-                ) else {
+                let (Some((a, ra)), Some((b, rb))) = (f.disc(lost), f.disc(other.id)) else {
                     return false;
                 };
                 (a - b).norm() < ONE_PIECE_FRACTION * (ra + rb)
             });
-            let first = recent
-                .iter()
-                .position(|f| f.discs.iter().any(|(id, _, _)| *id == other.id));
+            let first = recent.iter().position(|f| f.disc(other.id).is_some());
             let handed_on = first.is_some_and(|i| {
                 let (f, sighting) = (&recent[i], &recent[last_sighting]);
-                let at = f.discs.iter().find(|(id, _, _)| *id == other.id);
                 i > 0
                     && i + 1 >= last_sighting
                     && f.t - sighting.t <= HANDED_ON_S
-                    && at.is_some_and(|&(_, b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
+                    && f.disc(other.id)
+                        .is_some_and(|(b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
             });
             overlapped || handed_on
         })
@@ -1309,6 +1299,16 @@ struct Positions {
     discs: Vec<(TrackId, Point2<f64>, f64)>,
 }
 
+impl Positions {
+    /// Where `id` was seen in this frame, and its radius (mm), if it was.
+    fn disc(&self, id: TrackId) -> Option<(Point2<f64>, f64)> {
+        self.discs
+            .iter()
+            .find(|(other, _, _)| *other == id)
+            .map(|&(_, at, r)| (at, r))
+    }
+}
+
 /// Frames of positions kept for [`knocked_towards`]: more than a resting
 /// piece may go unseen before it is declared gone.
 const RECENT_FRAMES: usize = 12;
@@ -1328,14 +1328,14 @@ fn knocked_towards(
     let radius = recent
         .iter()
         .rev()
-        .find_map(|frame| frame.discs.iter().find(|(id, _, _)| *id == lost))
-        .map_or(CARROMMAN_RADIUS_MM, |&(_, _, r)| r);
+        .find_map(|frame| frame.disc(lost))
+        .map_or(CARROMMAN_RADIUS_MM, |(_, r)| r);
     // The earliest contact over every other disc's path.
     let mut earliest: Option<(f64, Point2<f64>, f64)> = None;
     for (before, after) in recent.iter().zip(recent.iter().skip(1)) {
         for &(id, a, r) in before.discs.iter().filter(|(id, _, _)| *id != lost) {
             let r = if id == striker { STRIKER_RADIUS_MM } else { r };
-            let Some(&(_, b, _)) = after.discs.iter().find(|(other, _, _)| *other == id) else {
+            let Some((b, _)) = after.disc(id) else {
                 continue;
             };
             let speed = (b - a).norm() / (after.t - before.t).max(1e-6);
@@ -1356,12 +1356,10 @@ fn knocked_towards(
 /// Whether `id` kept a steady course over its last three sightings in the
 /// `recent` frames (see [`steady_course`]).
 fn on_a_steady_course(recent: &VecDeque<Positions>, id: TrackId) -> bool {
-    let mut sightings = recent.iter().rev().filter_map(|f| {
-        f.discs
-            .iter()
-            .find(|(other, _, _)| *other == id)
-            .map(|&(_, at, _)| (f.t, at))
-    });
+    let mut sightings = recent
+        .iter()
+        .rev()
+        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)));
     let (Some(c), Some(b), Some(a)) = (sightings.next(), sightings.next(), sightings.next()) else {
         return false;
     };
