@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::contract::{BoardEntry, BoardLog, MatchSetup, Stroke, StrokeLog};
 use crate::geometry::{Piece, Pocket};
+use crate::sim::scene::{FrameTruth, PieceState};
 
 /// How strokes are paired.
 #[derive(Debug, Clone, Copy)]
@@ -449,6 +450,132 @@ fn seats_of(log: &BoardLog, setup: &MatchSetup, side: &str) -> String {
         .collect();
     seats.sort();
     seats.join("+")
+}
+
+/// How far the rest positions a stroke log reports lie from the truth.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct RestError {
+    /// Strokes with a rest snapshot.
+    pub strokes: usize,
+    /// Carrommen and Queens paired with a truth piece.
+    pub pieces: usize,
+    /// Seen pieces with no truth piece of their kind within
+    /// [`REST_PAIR_LIMIT_MM`]: tracking mistakes (a ghost, a wrong colour),
+    /// not position errors.
+    pub unpaired: usize,
+    /// Distances summed over the pairs, mm.
+    pub sum_mm: f64,
+    /// The largest, mm.
+    pub max_mm: f64,
+}
+
+impl RestError {
+    /// The mean distance, mm (0 with nothing paired).
+    pub fn mean_mm(&self) -> f64 {
+        if self.pieces == 0 {
+            0.0
+        } else {
+            self.sum_mm / self.pieces as f64
+        }
+    }
+}
+
+/// A seen piece farther than this (mm) from every truth piece of its kind
+/// is unpaired.
+pub const REST_PAIR_LIMIT_MM: f64 = 20.0;
+
+/// Why rest positions could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum RestErrorFailure {
+    /// A stroke's `extra.vision.rest` is not a rest snapshot.
+    #[error("stroke {stroke}: extra.vision.rest is malformed: {source}")]
+    Malformed {
+        /// Index of the stroke in the log.
+        stroke: usize,
+        /// The decoding failure.
+        source: serde_json::Error,
+    },
+    /// A snapshot names a frame the truth does not have.
+    #[error("stroke {stroke}: frame {frame} is past the truth's end")]
+    PastTruth {
+        /// Index of the stroke in the log.
+        stroke: usize,
+        /// The frame.
+        frame: u64,
+    },
+}
+
+/// Pairs every carromman and Queen in each stroke's rest snapshot (the
+/// striker is usually back in a hand by then) with the truth pieces lying
+/// on the board in that frame: same kind, nearest pairs first, none farther
+/// than [`REST_PAIR_LIMIT_MM`].
+pub fn rest_error(got: &StrokeLog, truth: &[FrameTruth]) -> Result<RestError, RestErrorFailure> {
+    #[derive(serde::Deserialize)]
+    struct Snapshot {
+        frame: u64,
+        pieces: Vec<Resting>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Resting {
+        piece: Piece,
+        x: f64,
+        y: f64,
+    }
+    let mut total = RestError::default();
+    for (index, stroke) in got.strokes.iter().enumerate() {
+        let Some(rest) = stroke
+            .extra
+            .as_ref()
+            .and_then(|extra| extra.get("vision"))
+            .and_then(|vision| vision.get("rest"))
+        else {
+            continue;
+        };
+        let rest: Snapshot =
+            serde_json::from_value(rest.clone()).map_err(|source| RestErrorFailure::Malformed {
+                stroke: index,
+                source,
+            })?;
+        let frame = usize::try_from(rest.frame)
+            .ok()
+            .and_then(|f| truth.get(f))
+            .ok_or(RestErrorFailure::PastTruth {
+                stroke: index,
+                frame: rest.frame,
+            })?;
+        total.strokes += 1;
+        let seen: Vec<&Resting> = rest
+            .pieces
+            .iter()
+            .filter(|p| p.piece != Piece::Striker)
+            .collect();
+        let mut pairs = Vec::new();
+        for (si, s) in seen.iter().enumerate() {
+            for (ti, t) in frame.pieces.iter().enumerate() {
+                if t.kind == s.piece && t.state == PieceState::OnBoard {
+                    let d = (s.x - t.x).hypot(s.y - t.y);
+                    if d <= REST_PAIR_LIMIT_MM {
+                        pairs.push((d, si, ti));
+                    }
+                }
+            }
+        }
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut truth_used = vec![false; frame.pieces.len()];
+        let mut seen_used = vec![false; seen.len()];
+        for (d, si, ti) in pairs {
+            if seen_used[si] || truth_used[ti] {
+                continue;
+            }
+            seen_used[si] = true;
+            truth_used[ti] = true;
+            total.pieces += 1;
+            total.sum_mm += d;
+            total.max_mm = total.max_mm.max(d);
+        }
+        total.unpaired += seen_used.iter().filter(|used| !**used).count();
+    }
+    Ok(total)
 }
 
 #[cfg(test)]

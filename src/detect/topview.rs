@@ -101,6 +101,10 @@ pub struct TopView {
     /// The same warp in a form Rust code runs faster than OpenCV's remap,
     /// with the same result to the bit.
     bilinear: BilinearRemap,
+    /// The image point of every top-view pixel, row by row (`None` where
+    /// the camera does not see it), for sampling the camera frame finer
+    /// than the top view does.
+    image_points: Vec<Option<[f32; 2]>>,
 }
 
 /// OpenCV's fixed-point form of a float remap table: whole source
@@ -130,16 +134,21 @@ impl TopView {
             "allocating the remap table",
             Mat::new_rows_cols_with_default(side, side, CV_32FC2, Scalar::all(-1.0)),
         )?;
+        let mut image_points = Vec::with_capacity((side.max(0) as usize).pow(2));
         for row in 0..side {
             for column in 0..side {
                 let board = frame.px_to_board(Point2::new(f64::from(column), f64::from(row)));
-                if let Some(image) = camera.image_point(board) {
+                let image = camera
+                    .image_point(board)
+                    .map(|image| [image.x as f32, image.y as f32]);
+                if let Some(image) = image {
                     let cell = cv(
                         "filling the remap table",
                         map.at_2d_mut::<Vec2f>(row, column),
                     )?;
-                    *cell = Vec2f::from([image.x as f32, image.y as f32]);
+                    *cell = Vec2f::from(image);
                 }
+                image_points.push(image);
             }
         }
         let (map_xy, map_fraction) = cv("converting the remap table", fixed_point_maps(&map))?;
@@ -151,7 +160,39 @@ impl TopView {
             map_xy,
             map_fraction,
             bilinear,
+            image_points,
         })
+    }
+
+    /// The camera image pixel where a board point is seen: the remap table
+    /// interpolated between its four nearest entries, which for a mapping
+    /// this smooth is as good as the camera model itself. `None` off the
+    /// table or where the camera does not see all four.
+    pub fn image_point(&self, board: Point2<f64>) -> Option<Point2<f64>> {
+        let px = self.frame.board_to_px(board);
+        let side = self.frame.side_px().max(0) as usize;
+        let (column, row) = (px.x.floor(), px.y.floor());
+        if !(column >= 0.0 && row >= 0.0) {
+            return None;
+        }
+        let (column, row) = (column as usize, row as usize);
+        if column + 1 >= side || row + 1 >= side {
+            return None;
+        }
+        let (fx, fy) = (px.x - column as f64, px.y - row as f64);
+        let at = |c: usize, r: usize| self.image_points[r * side + c];
+        let [a, b, c, d] = [
+            at(column, row)?,
+            at(column + 1, row)?,
+            at(column, row + 1)?,
+            at(column + 1, row + 1)?,
+        ];
+        let mix = |k: usize| {
+            let top = f64::from(a[k]) * (1.0 - fx) + f64::from(b[k]) * fx;
+            let bottom = f64::from(c[k]) * (1.0 - fx) + f64::from(d[k]) * fx;
+            top * (1.0 - fy) + bottom * fy
+        };
+        Some(Point2::new(mix(0), mix(1)))
     }
 
     /// The mapping between board mm and top-view pixels.
@@ -569,5 +610,43 @@ mod tests {
             let (expected, got) = both(&view.bilinear, &view.map_xy, &view.map_fraction, &source);
             assert_eq!(bytes(&got), bytes(&expected), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn the_table_between_its_entries_matches_the_camera_model() {
+        let intrinsics = Intrinsics {
+            width: 1280,
+            height: 720,
+            fx: 520.0,
+            fy: 523.0,
+            cx: 636.0,
+            cy: 368.0,
+            k1: 0.042,
+            k2: 0.017,
+        };
+        let pose = CameraPose {
+            position_mm: [110.0, 35.0, 1030.0],
+            aim_mm: [3.0, 16.0],
+            tilt_deg: 6.0,
+            tilt_azimuth_deg: 10.0,
+            roll_deg: 126.0,
+        };
+        let camera = Camera::new(intrinsics, pose, Shake::NONE).unwrap();
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let mut worst: f64 = 0.0;
+        // Points between the table's 2 mm entries, across the playing surface.
+        for x in (-370..370).step_by(37) {
+            for y in (-370..370).step_by(41) {
+                let board = Point2::new(f64::from(x) + 0.3, f64::from(y) + 0.7);
+                let exact = camera.board_to_image(board).unwrap();
+                let table = view
+                    .image_point(board)
+                    .unwrap_or_else(|| panic!("{board} unseen"));
+                worst = worst.max((exact - table).norm());
+            }
+        }
+        assert!(worst < 0.01, "worst {worst} px");
+        // Far off the board the table has no entry.
+        assert_eq!(view.image_point(Point2::new(2000.0, 0.0)), None);
     }
 }

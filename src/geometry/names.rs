@@ -122,6 +122,14 @@ impl Piece {
     pub fn is_carromman(self) -> bool {
         matches!(self, Piece::White | Piece::Black)
     }
+
+    /// Its nominal radius, mm (the Queen is a carromman's size).
+    pub fn radius_mm(self) -> f64 {
+        match self {
+            Piece::Striker => super::spec::STRIKER_RADIUS_MM,
+            _ => super::spec::CARROMMAN_RADIUS_MM,
+        }
+    }
 }
 
 impl fmt::Display for Piece {

@@ -8,10 +8,12 @@ use std::collections::HashMap;
 use std::collections::VecDeque;
 
 use nalgebra::{Point2, Point3, Vector2};
+use opencv::core::Mat;
 use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::stand_on_the_board;
+use crate::detect::refine::refine_centre;
+use crate::detect::{seen_from, stand_on_the_board, TopView};
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
     STRIKER_RADIUS_MM,
@@ -100,6 +102,14 @@ pub struct RestSnapshot {
     pub t: f64,
     /// Every confirmed piece and where it lies, board mm.
     pub pieces: Vec<RestingPiece>,
+    /// How many of them were placed by their outline in the camera frame
+    /// rather than by their track (see `detect::refine`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub refined: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One piece at rest.
@@ -128,14 +138,38 @@ impl RestSnapshot {
                     let at = viewpoint.map_or(track.position, |viewpoint| {
                         stand_on_the_board(track.position, viewpoint)
                     });
-                    RestingPiece {
-                        piece: track.piece,
-                        // Rounded to a hundredth of a mm: finer than any camera sees.
-                        x: (at.x * 100.0).round() / 100.0,
-                        y: (at.y * 100.0).round() / 100.0,
-                    }
+                    RestingPiece::at(track.piece, at)
                 })
                 .collect(),
+            refined: 0,
+        }
+    }
+
+    /// Places each piece again by its outline in the camera `frame` the
+    /// snapshot was taken on (see [`refine_centre`]); a piece whose
+    /// outline cannot be trusted keeps its track's place.
+    pub fn refine(&mut self, frame: &Mat, top_view: &TopView, viewpoint: Option<Point3<f64>>) {
+        for resting in &mut self.pieces {
+            let on_board = Point2::new(resting.x, resting.y);
+            let seen = viewpoint.map_or(on_board, |v| seen_from(on_board, v));
+            let Some(centre) = refine_centre(frame, top_view, seen, resting.piece.radius_mm())
+            else {
+                continue;
+            };
+            let at = viewpoint.map_or(centre, |v| stand_on_the_board(centre, v));
+            *resting = RestingPiece::at(resting.piece, at);
+            self.refined += 1;
+        }
+    }
+}
+
+impl RestingPiece {
+    fn at(piece: Piece, at: Point2<f64>) -> RestingPiece {
+        RestingPiece {
+            piece,
+            // Rounded to a hundredth of a mm: finer than any camera sees.
+            x: (at.x * 100.0).round() / 100.0,
+            y: (at.y * 100.0).round() / 100.0,
         }
     }
 }
@@ -292,6 +326,16 @@ impl StrokeMachine {
     /// Strokes finished so far (a late pocketing may still be added to the last).
     pub fn finished(&self) -> &[SeenStroke] {
         &self.finished
+    }
+
+    /// The rest snapshot taken on frame `index`, where a stroke came to
+    /// rest on it: the caller, who still holds that frame, may place the
+    /// pieces more finely than the tracks do.
+    pub fn rest_taken_on(&mut self, index: u64) -> Option<&mut RestSnapshot> {
+        self.finished
+            .last_mut()
+            .and_then(|stroke| stroke.vision.rest.as_mut())
+            .filter(|rest| rest.frame == index)
     }
 
     /// Whether a stroke is under way.

@@ -411,6 +411,10 @@ impl ClipTracker {
             self.machine.setting_out_seen();
         }
         let struck = self.machine.push(&tracks);
+        let viewpoint = self.machine.viewpoint();
+        if let Some(rest) = self.machine.rest_taken_on(frame.index) {
+            rest.refine(&frame.image, &self.top_view, viewpoint);
+        }
         Ok(FrameStep { tracks, struck })
     }
 

@@ -7,9 +7,7 @@
 use nalgebra::{Point2, Vector2};
 
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
-use crate::geometry::spec::{
-    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
-};
+use crate::geometry::spec::{CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM};
 use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat, Stroke};
 
 /// Tuning of the tracker.
@@ -119,11 +117,7 @@ impl Track {
 
     /// Radius of the piece, mm.
     pub fn radius_mm(&self) -> f64 {
-        if self.piece == Piece::Striker {
-            STRIKER_RADIUS_MM
-        } else {
-            CARROMMAN_RADIUS_MM
-        }
+        self.piece.radius_mm()
     }
 
     fn vote(&mut self, detection: &Detection) {
