@@ -53,8 +53,10 @@ const MIN_OUTLIER_PX: f64 = 0.5;
 /// Refits after throwing out outliers.
 const FIT_ROUNDS: usize = 3;
 
-/// An edge point this near (patch px, a sixteenth of a mm) a candidate
-/// circle agrees with it.
+/// An edge point this near (patch px: 0.75 mm) a candidate circle agrees
+/// with it: loose, because a disc seen off the camera's axis is not quite a
+/// circle (its raised top stretches the outline by up to 2 mm), and tighter
+/// tolerances refused good fits on the tuning clips.
 const CONSENSUS_PX: f64 = 3.0;
 
 /// Candidate circles are drawn through rays 0, a and b twelfths of the way
@@ -62,7 +64,7 @@ const CONSENSUS_PX: f64 = 3.0;
 /// or touching stretch of the outline are always among them.
 const TRIPLE_SPREADS: [(usize, usize); 3] = [(4, 8), (3, 6), (2, 5)];
 
-/// Fewer rays than this agreeing on the circle (over 40 % of them) and the
+/// Fewer rays than this agreeing on the circle (a third of them) and the
 /// outline is not trusted: a hand over the piece, a cluster.
 const MIN_AGREEING_RAYS: usize = 24;
 
