@@ -15,7 +15,7 @@ use opencv::imgcodecs;
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use carrom::detect::refine::{refine_centre, PATCH_PX_PER_MM};
+use carrom::detect::refine::{refine_centre, GreyFrame, PATCH_PX_PER_MM};
 use carrom::detect::{Frame, FrameReader, TopView};
 use carrom::live::CameraModel;
 use carrom::strokes::{ClipTracker, SessionOptions};
@@ -39,13 +39,14 @@ fn main() -> anyhow::Result<()> {
     let mut rectified = fine.empty_rectified();
     fine.rectify(&last, &mut rectified)?;
     let side = (2.0 * PATCH_HALF_MM * PATCH_PX_PER_MM) as i32;
+    let grey = GreyFrame::of(&last.image).context("the last frame is not BGR")?;
     let mut tiles = Vector::<Mat>::new();
     let (mut refined, mut total) = (0, 0);
     for track in tracker.tracker().tracks() {
         total += 1;
         let radius = track.piece.radius_mm();
         let seen = track.position;
-        let better = refine_centre(&last.image, tracker.top_view(), seen, radius);
+        let better = refine_centre(&grey, tracker.top_view(), seen, radius);
         match better {
             Some(at) => {
                 refined += 1;

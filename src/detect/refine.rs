@@ -9,7 +9,8 @@
 //! caller still stands it on the board with [`super::stand_on_the_board`].
 
 use nalgebra::{Matrix3, Point2, Vector3};
-use opencv::core::{Mat, CV_8UC3};
+use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_32F, CV_8UC3};
+use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::topview::TopView;
@@ -18,6 +19,15 @@ use super::topview::TopView;
 /// 720p camera over a 740 mm board sees about 1.2 px per mm, so this
 /// samples every camera pixel several times and loses nothing to the patch.
 pub const PATCH_PX_PER_MM: f64 = 4.0;
+
+/// The ring sampled reaches this far (mm) beyond the band the edges are
+/// looked for in: the blur and the Sobel kernel read 6 patch pixels round
+/// each pixel, so the ring's own border never shows in the band.
+const RING_MARGIN_MM: f64 = 2.0;
+
+/// Patch pixels between the points where the camera's mapping is looked up
+/// (2 mm, the remap table's own spacing).
+const GRID_PX: usize = 8;
 
 /// How far (mm) inside and outside the expected radius the outline is
 /// looked for. It is seen wider than the disc (about 1.4 mm in the renders:
@@ -77,19 +87,67 @@ const RADIUS_ABOVE_MM: f64 = 3.5;
 /// refinement but a different answer; the tracker's stands.
 const MAX_SHIFT_MM: f64 = 5.0;
 
+/// A camera frame in grey levels (BT.601 luma), converted once for all the
+/// pieces refitted on it.
+pub struct GreyFrame {
+    grey: Mat,
+    width: usize,
+    height: usize,
+}
+
+impl GreyFrame {
+    /// The grey levels of a packed BGR frame; `None` for any other kind.
+    pub fn of(frame: &Mat) -> Option<GreyFrame> {
+        if frame.typ() != CV_8UC3 {
+            return None;
+        }
+        let mut grey = Mat::default();
+        imgproc::cvt_color_def(frame, &mut grey, imgproc::COLOR_BGR2GRAY).ok()?;
+        if !grey.is_continuous() {
+            return None;
+        }
+        Some(GreyFrame {
+            width: usize::try_from(grey.cols()).ok()?,
+            height: usize::try_from(grey.rows()).ok()?,
+            grey,
+        })
+    }
+
+    /// The grey level at a sub-pixel point, bilinearly; `None` off the image.
+    fn at(&self, bytes: &[u8], x: f64, y: f64) -> Option<f32> {
+        if !(x >= 0.0 && y >= 0.0) {
+            return None;
+        }
+        let (column, row) = (x as usize, y as usize);
+        if column + 1 >= self.width || row + 1 >= self.height {
+            return None;
+        }
+        let (fx, fy) = ((x - column as f64) as f32, (y - row as f64) as f32);
+        let i = row * self.width + column;
+        let v = |k: usize| f32::from(bytes[k]);
+        let top = v(i) * (1.0 - fx) + v(i + 1) * fx;
+        let bottom = v(i + self.width) * (1.0 - fx) + v(i + self.width + 1) * fx;
+        Some(top * (1.0 - fy) + bottom * fy)
+    }
+}
+
 /// The centre (board mm, through the board plane's mapping, like the
 /// tracker's) of the disc of about `radius_mm` seen near `seen` in the
-/// camera `frame` (BGR, 8 bits), or `None` where its outline cannot be
-/// trusted (partly hidden, off the image, touching too much); the caller
-/// then keeps the tracker's centre.
+/// camera `frame`, or `None` where its outline cannot be trusted (partly
+/// hidden, off the image, touching too much); the caller then keeps the
+/// tracker's centre.
 pub fn refine_centre(
-    frame: &Mat,
+    frame: &GreyFrame,
     top_view: &TopView,
     seen: Point2<f64>,
     radius_mm: f64,
 ) -> Option<Point2<f64>> {
-    let patch = GrayPatch::sample(frame, top_view, seen, radius_mm + EDGE_OUTSIDE_MM + 2.0)?;
-    let (dx, dy) = patch.smoothed().gradients();
+    let ring = (
+        radius_mm - EDGE_INSIDE_MM - RING_MARGIN_MM,
+        radius_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM,
+    );
+    let patch = GrayPatch::sample_ring(frame, top_view, seen, ring)?;
+    let (dx, dy) = patch.gradients()?;
     let circle = fit_outline(&patch, &dx, &dy, radius_mm)?;
     let radius = circle.radius_px / PATCH_PX_PER_MM;
     if radius < radius_mm - RADIUS_BELOW_MM || radius > radius_mm + RADIUS_ABOVE_MM {
@@ -110,14 +168,18 @@ struct GrayPatch {
 }
 
 impl GrayPatch {
-    /// Samples `half_mm` each way round `centre`; `None` where any of it
-    /// falls off the camera image or the frame is not packed BGR.
-    fn sample(frame: &Mat, top_view: &TopView, centre: Point2<f64>, half_mm: f64) -> Option<Self> {
-        if frame.typ() != CV_8UC3 || !frame.is_continuous() {
-            return None;
-        }
-        let (width, height) = (frame.cols() as usize, frame.rows() as usize);
-        let bytes = frame.data_bytes().ok()?;
+    /// Samples the ring `(inner, outer)` mm round `centre` (a square patch
+    /// `outer` each way, zero inside and outside the ring: the edges are
+    /// looked for well within it); `None` where any of it falls off the
+    /// camera image.
+    fn sample_ring(
+        frame: &GreyFrame,
+        top_view: &TopView,
+        centre: Point2<f64>,
+        (inner, outer): (f64, f64),
+    ) -> Option<Self> {
+        let half_mm = outer;
+        let bytes = frame.grey.data_bytes().ok()?;
         let side = (2.0 * half_mm * PATCH_PX_PER_MM).round() as usize;
         let mut patch = GrayPatch {
             side,
@@ -125,13 +187,42 @@ impl GrayPatch {
             half_mm,
             values: Vec::with_capacity(side * side),
         };
+        // The camera's mapping at every GRID_PX-th pixel, bilinear between:
+        // the remap table it comes from is itself bilinear between 2 mm
+        // entries, and this spares all but one lookup in 64.
+        let nodes = side / GRID_PX + 2;
+        let mut grid = Vec::with_capacity(nodes * nodes);
+        for row in 0..nodes {
+            for column in 0..nodes {
+                let px = Point2::new((column * GRID_PX) as f64, (row * GRID_PX) as f64);
+                grid.push(top_view.image_point(patch.to_board(px))?);
+            }
+        }
+        let step = GRID_PX as f64;
+        let middle = patch.middle_px();
+        let (inner_px, outer_px) = (inner * PATCH_PX_PER_MM, outer * PATCH_PX_PER_MM);
+        let (inner_sq, outer_sq) = (inner_px * inner_px, outer_px * outer_px);
         for row in 0..side {
+            let (cell_row, fy) = (row / GRID_PX, (row % GRID_PX) as f64 / step);
+            // This row's image points at the grid's columns.
+            let along: Vec<Point2<f64>> = (0..nodes)
+                .map(|c| {
+                    let top = grid[cell_row * nodes + c].coords;
+                    let bottom = grid[(cell_row + 1) * nodes + c].coords;
+                    Point2::from(top * (1.0 - fy) + bottom * fy)
+                })
+                .collect();
+            let dy = row as f64 - middle.y;
             for column in 0..side {
-                let board = patch.to_board(Point2::new(column as f64, row as f64));
-                let image = top_view.image_point(board)?;
-                patch
-                    .values
-                    .push(grey_at(bytes, width, height, image.x, image.y)?);
+                let dx = column as f64 - middle.x;
+                let from_middle_sq = dx * dx + dy * dy;
+                if from_middle_sq < inner_sq || from_middle_sq > outer_sq {
+                    patch.values.push(0.0);
+                    continue;
+                }
+                let (cell, fx) = (column / GRID_PX, (column % GRID_PX) as f64 / step);
+                let image = along[cell] + (along[cell + 1] - along[cell]) * fx;
+                patch.values.push(frame.at(bytes, image.x, image.y)?);
             }
         }
         Some(patch)
@@ -151,82 +242,41 @@ impl GrayPatch {
         Point2::new(middle, middle)
     }
 
-    /// The patch blurred with a Gaussian of [`BLUR_SIGMA_PX`], separably.
-    fn smoothed(&self) -> GrayPatch {
-        let reach = (3.0 * BLUR_SIGMA_PX).ceil() as isize;
-        let weights: Vec<f32> = (-reach..=reach)
-            .map(|k| (-(k * k) as f64 / (2.0 * BLUR_SIGMA_PX * BLUR_SIGMA_PX)).exp() as f32)
-            .collect();
-        let total: f32 = weights.iter().sum();
-        let side = self.side as isize;
-        let pass = |source: &[f32], along_rows: bool| -> Vec<f32> {
-            let mut out = vec![0.0; source.len()];
-            for row in 0..side {
-                for column in 0..side {
-                    let mut sum = 0.0;
-                    for (k, w) in (-reach..=reach).zip(&weights) {
-                        let (c, r) = if along_rows {
-                            ((column + k).clamp(0, side - 1), row)
-                        } else {
-                            (column, (row + k).clamp(0, side - 1))
-                        };
-                        sum += w * source[(r * side + c) as usize];
-                    }
-                    out[(row * side + column) as usize] = sum / total;
-                }
-            }
-            out
+    /// Derivatives along columns (east) and rows (south) of the patch
+    /// blurred with a Gaussian of [`BLUR_SIGMA_PX`]: OpenCV's Gaussian and
+    /// 3×3 Sobel. `None` only if OpenCV fails.
+    fn gradients(&self) -> Option<(Vec<f32>, Vec<f32>)> {
+        let side = i32::try_from(self.side).ok()?;
+        let flat = Mat::from_slice(&self.values).ok()?;
+        let grey = flat.reshape(1, side).ok()?;
+        let mut blurred = Mat::default();
+        imgproc::gaussian_blur(
+            &grey,
+            &mut blurred,
+            Size::new(0, 0),
+            BLUR_SIGMA_PX,
+            BLUR_SIGMA_PX,
+            BORDER_REPLICATE,
+        )
+        .ok()?;
+        let derivative = |dx: i32, dy: i32| -> Option<Vec<f32>> {
+            let mut out = Mat::default();
+            imgproc::sobel(
+                &blurred,
+                &mut out,
+                CV_32F,
+                dx,
+                dy,
+                3,
+                1.0,
+                0.0,
+                BORDER_REPLICATE,
+            )
+            .ok()?;
+            Some(out.data_typed::<f32>().ok()?.to_vec())
         };
-        let across = pass(&self.values, true);
-        GrayPatch {
-            values: pass(&across, false),
-            ..*self
-        }
+        Some((derivative(1, 0)?, derivative(0, 1)?))
     }
-
-    /// Sobel derivatives along columns (east) and rows (south).
-    fn gradients(&self) -> (Vec<f32>, Vec<f32>) {
-        let side = self.side;
-        let mut dx = vec![0.0; side * side];
-        let mut dy = vec![0.0; side * side];
-        let v = |c: usize, r: usize| self.values[r * side + c];
-        for row in 1..side.saturating_sub(1) {
-            for column in 1..side - 1 {
-                let i = row * side + column;
-                dx[i] = (v(column + 1, row - 1)
-                    + 2.0 * v(column + 1, row)
-                    + v(column + 1, row + 1))
-                    - (v(column - 1, row - 1) + 2.0 * v(column - 1, row) + v(column - 1, row + 1));
-                dy[i] = (v(column - 1, row + 1)
-                    + 2.0 * v(column, row + 1)
-                    + v(column + 1, row + 1))
-                    - (v(column - 1, row - 1) + 2.0 * v(column, row - 1) + v(column + 1, row - 1));
-            }
-        }
-        (dx, dy)
-    }
-}
-
-/// The grey level (BT.601 luma) of a packed BGR image at a sub-pixel point,
-/// bilinearly; `None` off the image.
-fn grey_at(bytes: &[u8], width: usize, height: usize, x: f64, y: f64) -> Option<f32> {
-    if !(x >= 0.0 && y >= 0.0) {
-        return None;
-    }
-    let (column, row) = (x.floor() as usize, y.floor() as usize);
-    if column + 1 >= width || row + 1 >= height {
-        return None;
-    }
-    let (fx, fy) = ((x - column as f64) as f32, (y - row as f64) as f32);
-    let luma = |c: usize, r: usize| {
-        let i = 3 * (r * width + c);
-        0.114 * f32::from(bytes[i])
-            + 0.587 * f32::from(bytes[i + 1])
-            + 0.299 * f32::from(bytes[i + 2])
-    };
-    let top = luma(column, row) * (1.0 - fx) + luma(column + 1, row) * fx;
-    let bottom = luma(column, row + 1) * (1.0 - fx) + luma(column + 1, row + 1) * fx;
-    Some(top * (1.0 - fy) + bottom * fy)
 }
 
 /// A value of a `side`-square grid at a sub-pixel point, bilinearly (0 off it).
@@ -509,6 +559,7 @@ mod tests {
         let view = TopView::new(&camera, 0.5).unwrap();
         // The tracker's centre, 1.5 mm off as the 2 mm top view leaves it.
         let tracked = disc + nalgebra::Vector2::new(1.2, -0.9);
+        let frame = GreyFrame::of(&frame).unwrap();
         let refined = refine_centre(&frame, &view, tracked, CARROMMAN_RADIUS_MM).unwrap();
         assert!((refined - disc).norm() < 0.1, "{refined} for {disc}");
     }
@@ -518,6 +569,7 @@ mod tests {
         let disc = Point2::new(-120.0, 90.0);
         let (camera, frame) = camera_and_frame(&[(disc, CARROMMAN_RADIUS_MM)], Some(disc.y - 12.0));
         let view = TopView::new(&camera, 0.5).unwrap();
+        let frame = GreyFrame::of(&frame).unwrap();
         assert_eq!(
             refine_centre(&frame, &view, disc, CARROMMAN_RADIUS_MM),
             None

@@ -12,7 +12,7 @@ use opencv::core::Mat;
 use serde::Serialize;
 
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::refine::refine_centre;
+use crate::detect::refine::{refine_centre, GreyFrame};
 use crate::detect::{seen_from, stand_on_the_board, TopView};
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
@@ -149,10 +149,13 @@ impl RestSnapshot {
     /// snapshot was taken on (see [`refine_centre`]); a piece whose
     /// outline cannot be trusted keeps its track's place.
     pub fn refine(&mut self, frame: &Mat, top_view: &TopView, viewpoint: Option<Point3<f64>>) {
+        let Some(grey) = GreyFrame::of(frame) else {
+            return;
+        };
         for resting in &mut self.pieces {
             let on_board = Point2::new(resting.x, resting.y);
             let seen = viewpoint.map_or(on_board, |v| seen_from(on_board, v));
-            let Some(centre) = refine_centre(frame, top_view, seen, resting.piece.radius_mm())
+            let Some(centre) = refine_centre(&grey, top_view, seen, resting.piece.radius_mm())
             else {
                 continue;
             };
