@@ -128,6 +128,31 @@ impl Detections {
     }
 }
 
+/// A 720p camera over the board as the simulator places one: a metre up,
+/// off the centre, tilted and rolled, with its lens's distortion.
+#[cfg(test)]
+pub(crate) fn test_camera() -> crate::sim::camera::Camera {
+    use crate::sim::camera::{Camera, CameraPose, Intrinsics, Shake};
+    let intrinsics = Intrinsics {
+        width: 1280,
+        height: 720,
+        fx: 520.0,
+        fy: 523.0,
+        cx: 636.0,
+        cy: 368.0,
+        k1: 0.042,
+        k2: 0.017,
+    };
+    let pose = CameraPose {
+        position_mm: [110.0, 35.0, 1030.0],
+        aim_mm: [3.0, 16.0],
+        tilt_deg: 6.0,
+        tilt_azimuth_deg: 10.0,
+        roll_deg: 126.0,
+    };
+    Camera::new(intrinsics, pose, Shake::NONE).expect("a valid camera")
+}
+
 /// Pseudo-random bytes from a seed (xorshift; no generator crate needed),
 /// for tests that compare a fast path with a reference over varied pixels.
 #[cfg(test)]

@@ -451,7 +451,7 @@ fn fit_circle(points: &[Point2<f64>]) -> Option<Circle> {
 mod tests {
     use super::*;
     use crate::geometry::spec::CARROMMAN_RADIUS_MM;
-    use crate::sim::camera::{Camera, CameraPose, Intrinsics, Shake};
+    use crate::sim::camera::Camera;
 
     #[test]
     fn a_circle_through_exact_points_is_found_exactly() {
@@ -497,24 +497,7 @@ mod tests {
     /// light wood with dark discs (`centre`, radius) and, optionally, a
     /// dark band (a forearm) over everything north of `arm_north_of`.
     fn camera_and_frame(discs: &[(Point2<f64>, f64)], arm_north_of: Option<f64>) -> (Camera, Mat) {
-        let intrinsics = Intrinsics {
-            width: 1280,
-            height: 720,
-            fx: 520.0,
-            fy: 523.0,
-            cx: 636.0,
-            cy: 368.0,
-            k1: 0.042,
-            k2: 0.017,
-        };
-        let pose = CameraPose {
-            position_mm: [110.0, 35.0, 1030.0],
-            aim_mm: [3.0, 16.0],
-            tilt_deg: 6.0,
-            tilt_azimuth_deg: 10.0,
-            roll_deg: 126.0,
-        };
-        let camera = Camera::new(intrinsics, pose, Shake::NONE).unwrap();
+        let camera = crate::detect::test_camera();
         let mut bytes = vec![0u8; 1280 * 720 * 3];
         for row in 0..720 {
             for column in 0..1280 {

@@ -614,24 +614,7 @@ mod tests {
 
     #[test]
     fn the_table_between_its_entries_matches_the_camera_model() {
-        let intrinsics = Intrinsics {
-            width: 1280,
-            height: 720,
-            fx: 520.0,
-            fy: 523.0,
-            cx: 636.0,
-            cy: 368.0,
-            k1: 0.042,
-            k2: 0.017,
-        };
-        let pose = CameraPose {
-            position_mm: [110.0, 35.0, 1030.0],
-            aim_mm: [3.0, 16.0],
-            tilt_deg: 6.0,
-            tilt_azimuth_deg: 10.0,
-            roll_deg: 126.0,
-        };
-        let camera = Camera::new(intrinsics, pose, Shake::NONE).unwrap();
+        let camera = crate::detect::test_camera();
         let view = TopView::new(&camera, 0.5).unwrap();
         let mut worst: f64 = 0.0;
         // Points between the table's 2 mm entries, across the playing surface.
