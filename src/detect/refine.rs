@@ -146,7 +146,7 @@ pub fn refine_centre(
         radius_mm - EDGE_INSIDE_MM - RING_MARGIN_MM,
         radius_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM,
     );
-    let patch = GrayPatch::sample_ring(frame, top_view, seen, ring)?;
+    let patch = GreyPatch::sample_ring(frame, top_view, seen, ring)?;
     let (dx, dy) = patch.gradients()?;
     let circle = fit_outline(&patch, &dx, &dy, radius_mm)?;
     let radius = circle.radius_px / PATCH_PX_PER_MM;
@@ -159,7 +159,7 @@ pub fn refine_centre(
 
 /// A square of grey levels sampled from the camera frame round a board
 /// point, rows running south like the top view's.
-struct GrayPatch {
+struct GreyPatch {
     side: usize,
     /// Board point (mm) at the middle of the patch.
     centre: Point2<f64>,
@@ -167,7 +167,7 @@ struct GrayPatch {
     values: Vec<f32>,
 }
 
-impl GrayPatch {
+impl GreyPatch {
     /// Samples the ring `(inner, outer)` mm round `centre` (a square patch
     /// `outer` each way, zero inside and outside the ring: the edges are
     /// looked for well within it); `None` where any of it falls off the
@@ -181,7 +181,7 @@ impl GrayPatch {
         let half_mm = outer;
         let bytes = frame.grey.data_bytes().ok()?;
         let side = (2.0 * half_mm * PATCH_PX_PER_MM).round() as usize;
-        let mut patch = GrayPatch {
+        let mut patch = GreyPatch {
             side,
             centre,
             half_mm,
@@ -305,7 +305,7 @@ struct Circle {
 /// The strongest edge along each ray from the patch's middle, within
 /// [`EDGE_INSIDE_MM`] / [`EDGE_OUTSIDE_MM`] of `radius_mm`, fitted with a circle (outliers out);
 /// `None` where too few rays agree.
-fn fit_outline(patch: &GrayPatch, dx: &[f32], dy: &[f32], radius_mm: f64) -> Option<Circle> {
+fn fit_outline(patch: &GreyPatch, dx: &[f32], dy: &[f32], radius_mm: f64) -> Option<Circle> {
     let middle = patch.middle_px();
     let (inner, outer) = (
         (radius_mm - EDGE_INSIDE_MM) * PATCH_PX_PER_MM,
