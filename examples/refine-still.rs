@@ -15,7 +15,8 @@ use opencv::imgcodecs;
 use opencv::imgproc;
 use opencv::prelude::*;
 
-use carrom::detect::refine::{refine_centre, GreyFrame, PATCH_PX_PER_MM};
+use carrom::calibrate::gray::GrayImage;
+use carrom::detect::refine::{refine_centre, PATCH_PX_PER_MM};
 use carrom::detect::{Frame, FrameReader, TopView};
 use carrom::live::CameraModel;
 use carrom::strokes::{ClipTracker, SessionOptions};
@@ -39,7 +40,7 @@ fn main() -> anyhow::Result<()> {
     let mut rectified = fine.empty_rectified();
     fine.rectify(&last, &mut rectified)?;
     let side = (2.0 * PATCH_HALF_MM * PATCH_PX_PER_MM) as i32;
-    let grey = GreyFrame::of(&last.image).context("the last frame is not BGR")?;
+    let grey = GrayImage::from_frame(&last.image, 0.0)?;
     let mut tiles = Vector::<Mat>::new();
     let (mut refined, mut total) = (0, 0);
     for track in tracker.tracker().tracks() {

@@ -61,6 +61,21 @@ impl GrayImage {
         })
     }
 
+    /// An image of `width` × `height` grey levels given row by row; `None`
+    /// when `data` is not that many.
+    pub fn from_values(width: usize, height: usize, data: Vec<f32>) -> Option<GrayImage> {
+        (data.len() == width * height).then_some(GrayImage {
+            width,
+            height,
+            data,
+        })
+    }
+
+    /// The grey levels, row by row.
+    pub fn values(&self) -> &[f32] {
+        &self.data
+    }
+
     /// Width, pixels.
     pub fn width(&self) -> usize {
         self.width

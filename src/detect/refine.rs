@@ -9,11 +9,12 @@
 //! caller still stands it on the board with [`super::stand_on_the_board`].
 
 use nalgebra::{Matrix3, Point2, Vector3};
-use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_32F, CV_8UC3};
+use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_32F};
 use opencv::imgproc;
 use opencv::prelude::*;
 
 use super::topview::TopView;
+use crate::calibrate::gray::GrayImage;
 
 /// Resolution (px per mm) of the patch a resting piece is fitted in: a
 /// 720p camera over a 740 mm board sees about 1.2 px per mm, so this
@@ -87,57 +88,13 @@ const RADIUS_ABOVE_MM: f64 = 3.5;
 /// refinement but a different answer; the tracker's stands.
 const MAX_SHIFT_MM: f64 = 5.0;
 
-/// A camera frame in grey levels (BT.601 luma), converted once for all the
-/// pieces refitted on it.
-pub struct GreyFrame {
-    grey: Mat,
-    width: usize,
-    height: usize,
-}
-
-impl GreyFrame {
-    /// The grey levels of a packed BGR frame; `None` for any other kind.
-    pub fn of(frame: &Mat) -> Option<GreyFrame> {
-        if frame.typ() != CV_8UC3 {
-            return None;
-        }
-        let mut grey = Mat::default();
-        imgproc::cvt_color_def(frame, &mut grey, imgproc::COLOR_BGR2GRAY).ok()?;
-        if !grey.is_continuous() {
-            return None;
-        }
-        Some(GreyFrame {
-            width: usize::try_from(grey.cols()).ok()?,
-            height: usize::try_from(grey.rows()).ok()?,
-            grey,
-        })
-    }
-
-    /// The grey level at a sub-pixel point, bilinearly; `None` off the image.
-    fn at(&self, bytes: &[u8], x: f64, y: f64) -> Option<f32> {
-        if !(x >= 0.0 && y >= 0.0) {
-            return None;
-        }
-        let (column, row) = (x as usize, y as usize);
-        if column + 1 >= self.width || row + 1 >= self.height {
-            return None;
-        }
-        let (fx, fy) = ((x - column as f64) as f32, (y - row as f64) as f32);
-        let i = row * self.width + column;
-        let v = |k: usize| f32::from(bytes[k]);
-        let top = v(i) * (1.0 - fx) + v(i + 1) * fx;
-        let bottom = v(i + self.width) * (1.0 - fx) + v(i + self.width + 1) * fx;
-        Some(top * (1.0 - fy) + bottom * fy)
-    }
-}
-
 /// The centre (board mm, through the board plane's mapping, like the
 /// tracker's) of the disc of about `radius_mm` seen near `seen` in the
-/// camera `frame`, or `None` where its outline cannot be trusted (partly
+/// camera `frame` (its grey levels, unsmoothed), or `None` where its outline cannot be trusted (partly
 /// hidden, off the image, touching too much); the caller then keeps the
 /// tracker's centre.
 pub fn refine_centre(
-    frame: &GreyFrame,
+    frame: &GrayImage,
     top_view: &TopView,
     seen: Point2<f64>,
     radius_mm: f64,
@@ -146,9 +103,9 @@ pub fn refine_centre(
         radius_mm - EDGE_INSIDE_MM - RING_MARGIN_MM,
         radius_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM,
     );
-    let patch = GreyPatch::sample_ring(frame, top_view, seen, ring)?;
+    let patch = GrayPatch::sample_ring(frame, top_view, seen, ring)?;
     let (dx, dy) = patch.gradients()?;
-    let circle = fit_outline(&patch, &dx, &dy, radius_mm)?;
+    let circle = fit_outline(&patch.middle_px(), &dx, &dy, radius_mm)?;
     let radius = circle.radius_px / PATCH_PX_PER_MM;
     if radius < radius_mm - RADIUS_BELOW_MM || radius > radius_mm + RADIUS_ABOVE_MM {
         return None;
@@ -159,7 +116,7 @@ pub fn refine_centre(
 
 /// A square of grey levels sampled from the camera frame round a board
 /// point, rows running south like the top view's.
-struct GreyPatch {
+struct GrayPatch {
     side: usize,
     /// Board point (mm) at the middle of the patch.
     centre: Point2<f64>,
@@ -167,21 +124,20 @@ struct GreyPatch {
     values: Vec<f32>,
 }
 
-impl GreyPatch {
+impl GrayPatch {
     /// Samples the ring `(inner, outer)` mm round `centre` (a square patch
     /// `outer` each way, zero inside and outside the ring: the edges are
     /// looked for well within it); `None` where any of it falls off the
     /// camera image.
     fn sample_ring(
-        frame: &GreyFrame,
+        frame: &GrayImage,
         top_view: &TopView,
         centre: Point2<f64>,
         (inner, outer): (f64, f64),
     ) -> Option<Self> {
         let half_mm = outer;
-        let bytes = frame.grey.data_bytes().ok()?;
         let side = (2.0 * half_mm * PATCH_PX_PER_MM).round() as usize;
-        let mut patch = GreyPatch {
+        let mut patch = GrayPatch {
             side,
             centre,
             half_mm,
@@ -222,7 +178,7 @@ impl GreyPatch {
                 }
                 let (cell, fx) = (column / GRID_PX, (column % GRID_PX) as f64 / step);
                 let image = along[cell] + (along[cell + 1] - along[cell]) * fx;
-                patch.values.push(frame.at(bytes, image.x, image.y)?);
+                patch.values.push(frame.sample(image.x, image.y)?);
             }
         }
         Some(patch)
@@ -245,7 +201,7 @@ impl GreyPatch {
     /// Derivatives along columns (east) and rows (south) of the patch
     /// blurred with a Gaussian of [`BLUR_SIGMA_PX`]: OpenCV's Gaussian and
     /// 3×3 Sobel. `None` only if OpenCV fails.
-    fn gradients(&self) -> Option<(Vec<f32>, Vec<f32>)> {
+    fn gradients(&self) -> Option<(GrayImage, GrayImage)> {
         let side = i32::try_from(self.side).ok()?;
         let flat = Mat::from_slice(&self.values).ok()?;
         let grey = flat.reshape(1, side).ok()?;
@@ -259,7 +215,7 @@ impl GreyPatch {
             BORDER_REPLICATE,
         )
         .ok()?;
-        let derivative = |dx: i32, dy: i32| -> Option<Vec<f32>> {
+        let derivative = |dx: i32, dy: i32| -> Option<GrayImage> {
             let mut out = Mat::default();
             imgproc::sobel(
                 &blurred,
@@ -273,26 +229,11 @@ impl GreyPatch {
                 BORDER_REPLICATE,
             )
             .ok()?;
-            Some(out.data_typed::<f32>().ok()?.to_vec())
+            let values = out.data_typed::<f32>().ok()?.to_vec();
+            GrayImage::from_values(self.side, self.side, values)
         };
         Some((derivative(1, 0)?, derivative(0, 1)?))
     }
-}
-
-/// A value of a `side`-square grid at a sub-pixel point, bilinearly (0 off it).
-fn bilinear(values: &[f32], side: usize, x: f64, y: f64) -> f32 {
-    if !(x >= 0.0 && y >= 0.0) {
-        return 0.0;
-    }
-    let (column, row) = (x.floor() as usize, y.floor() as usize);
-    if column + 1 >= side || row + 1 >= side {
-        return 0.0;
-    }
-    let (fx, fy) = ((x - column as f64) as f32, (y - row as f64) as f32);
-    let v = |c: usize, r: usize| values[r * side + c];
-    let top = v(column, row) * (1.0 - fx) + v(column + 1, row) * fx;
-    let bottom = v(column, row + 1) * (1.0 - fx) + v(column + 1, row + 1) * fx;
-    top * (1.0 - fy) + bottom * fy
 }
 
 /// A circle in patch pixels.
@@ -302,11 +243,15 @@ struct Circle {
     radius_px: f64,
 }
 
-/// The strongest edge along each ray from the patch's middle, within
+/// The strongest edge along each ray from `middle` (patch px), within
 /// [`EDGE_INSIDE_MM`] / [`EDGE_OUTSIDE_MM`] of `radius_mm`, fitted with a circle (outliers out);
 /// `None` where too few rays agree.
-fn fit_outline(patch: &GreyPatch, dx: &[f32], dy: &[f32], radius_mm: f64) -> Option<Circle> {
-    let middle = patch.middle_px();
+fn fit_outline(
+    middle: &Point2<f64>,
+    dx: &GrayImage,
+    dy: &GrayImage,
+    radius_mm: f64,
+) -> Option<Circle> {
     let (inner, outer) = (
         (radius_mm - EDGE_INSIDE_MM) * PATCH_PX_PER_MM,
         (radius_mm + EDGE_OUTSIDE_MM) * PATCH_PX_PER_MM,
@@ -321,8 +266,9 @@ fn fit_outline(patch: &GreyPatch, dx: &[f32], dy: &[f32], radius_mm: f64) -> Opt
         for (k, s) in strength.iter_mut().enumerate() {
             let r = inner + k as f64 * 0.5;
             let (x, y) = (middle.x + r * cos, middle.y + r * sin);
-            let along = bilinear(dx, patch.side, x, y) as f64 * cos
-                + bilinear(dy, patch.side, x, y) as f64 * sin;
+            // Off the patch (never, for a band inside it) reads as no edge.
+            let at = |image: &GrayImage| f64::from(image.sample(x, y).unwrap_or(0.0));
+            let along = at(dx) * cos + at(dy) * sin;
             *s = along.abs() as f32;
         }
         let Some(peak) = (0..steps).max_by(|&a, &b| strength[a].total_cmp(&strength[b])) else {
@@ -542,7 +488,7 @@ mod tests {
         let view = TopView::new(&camera, 0.5).unwrap();
         // The tracker's centre, 1.5 mm off as the 2 mm top view leaves it.
         let tracked = disc + nalgebra::Vector2::new(1.2, -0.9);
-        let frame = GreyFrame::of(&frame).unwrap();
+        let frame = GrayImage::from_frame(&frame, 0.0).unwrap();
         let refined = refine_centre(&frame, &view, tracked, CARROMMAN_RADIUS_MM).unwrap();
         assert!((refined - disc).norm() < 0.1, "{refined} for {disc}");
     }
@@ -552,7 +498,7 @@ mod tests {
         let disc = Point2::new(-120.0, 90.0);
         let (camera, frame) = camera_and_frame(&[(disc, CARROMMAN_RADIUS_MM)], Some(disc.y - 12.0));
         let view = TopView::new(&camera, 0.5).unwrap();
-        let frame = GreyFrame::of(&frame).unwrap();
+        let frame = GrayImage::from_frame(&frame, 0.0).unwrap();
         assert_eq!(
             refine_centre(&frame, &view, disc, CARROMMAN_RADIUS_MM),
             None

@@ -11,8 +11,9 @@ use nalgebra::{Point2, Point3, Vector2};
 use opencv::core::Mat;
 use serde::Serialize;
 
+use crate::calibrate::gray::GrayImage;
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::refine::{refine_centre, GreyFrame};
+use crate::detect::refine::refine_centre;
 use crate::detect::{seen_from, stand_on_the_board, TopView};
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
@@ -149,7 +150,7 @@ impl RestSnapshot {
     /// snapshot was taken on (see [`refine_centre`]); a piece whose
     /// outline cannot be trusted keeps its track's place.
     pub fn refine(&mut self, frame: &Mat, top_view: &TopView, viewpoint: Option<Point3<f64>>) {
-        let Some(grey) = GreyFrame::of(frame) else {
+        let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
         for resting in &mut self.pieces {
