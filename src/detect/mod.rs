@@ -185,17 +185,6 @@ pub fn stand_on_the_board(seen: Point2<f64>, viewpoint: Point3<f64>) -> Point2<f
     below + (seen - below) * ((viewpoint.z - DISC_LIFT_MM) / viewpoint.z)
 }
 
-/// Where a disc standing on the board at `on_board` is seen through the
-/// board plane's mapping from `viewpoint`: the inverse of
-/// [`stand_on_the_board`].
-pub fn seen_from(on_board: Point2<f64>, viewpoint: Point3<f64>) -> Point2<f64> {
-    if viewpoint.z <= DISC_LIFT_MM {
-        return on_board;
-    }
-    let below = Point2::new(viewpoint.x, viewpoint.y);
-    below + (on_board - below) * (viewpoint.z / (viewpoint.z - DISC_LIFT_MM))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,9 +198,6 @@ mod tests {
             (on_board - Point2::new(399.0, 0.0)).norm() < 1e-9,
             "{on_board}"
         );
-        let seen = Point2::new(-250.0, 310.0);
-        let back = seen_from(stand_on_the_board(seen, camera), camera);
-        assert!((back - seen).norm() < 1e-9, "{back}");
         // Straight below the camera nothing moves.
         assert_eq!(
             stand_on_the_board(Point2::new(100.0, 0.0), camera),

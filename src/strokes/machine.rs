@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
 use crate::detect::refine::refine_centre;
-use crate::detect::{seen_from, stand_on_the_board, TopView};
+use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
     STRIKER_RADIUS_MM,
@@ -107,6 +107,10 @@ pub struct RestSnapshot {
     /// rather than by their track (see `detect::refine`).
     #[serde(skip_serializing_if = "is_zero")]
     pub refined: u32,
+    /// Each piece's centre as its track has it (through the board plane's
+    /// mapping, before standing it on the board), where refining starts.
+    #[serde(skip)]
+    seen: Vec<Point2<f64>>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -143,6 +147,7 @@ impl RestSnapshot {
                 })
                 .collect(),
             refined: 0,
+            seen: frame.tracks.iter().map(|track| track.position).collect(),
         }
     }
 
@@ -153,9 +158,7 @@ impl RestSnapshot {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
-        for resting in &mut self.pieces {
-            let on_board = Point2::new(resting.x, resting.y);
-            let seen = viewpoint.map_or(on_board, |v| seen_from(on_board, v));
+        for (resting, &seen) in self.pieces.iter_mut().zip(&self.seen) {
             let Some(centre) = refine_centre(&grey, top_view, seen, resting.piece.radius_mm())
             else {
                 continue;
