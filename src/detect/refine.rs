@@ -90,9 +90,9 @@ const MAX_SHIFT_MM: f64 = 5.0;
 
 /// The centre (board mm, through the board plane's mapping, like the
 /// tracker's) of the disc of about `radius_mm` seen near `seen` in the
-/// camera `frame` (its grey levels, unsmoothed), or `None` where its outline cannot be trusted (partly
-/// hidden, off the image, touching too much); the caller then keeps the
-/// tracker's centre.
+/// camera `frame` (its grey levels, unsmoothed), or `None` where its
+/// outline cannot be trusted (partly hidden, off the image, touching too
+/// much); the caller then keeps the tracker's centre.
 pub fn refine_centre(
     frame: &GrayImage,
     top_view: &TopView,
@@ -244,8 +244,8 @@ struct Circle {
 }
 
 /// The strongest edge along each ray from `middle` (patch px), within
-/// [`EDGE_INSIDE_MM`] / [`EDGE_OUTSIDE_MM`] of `radius_mm`, fitted with a circle (outliers out);
-/// `None` where too few rays agree.
+/// [`EDGE_INSIDE_MM`] / [`EDGE_OUTSIDE_MM`] of `radius_mm`, fitted with a
+/// circle (outliers out); `None` where too few rays agree.
 fn fit_outline(
     middle: &Point2<f64>,
     dx: &GrayImage,
