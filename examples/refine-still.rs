@@ -47,7 +47,7 @@ fn main() -> anyhow::Result<()> {
         total += 1;
         let radius = track.piece.radius_mm();
         let seen = track.position;
-        let better = refine_centre(&grey, tracker.top_view(), seen, radius);
+        let better = refine_centre(&grey, tracker.top_view(), tracker.shift(), seen, radius);
         match better {
             Some(at) => {
                 refined += 1;

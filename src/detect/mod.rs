@@ -22,6 +22,7 @@ pub mod discs;
 mod faint;
 pub mod prior;
 pub mod refine;
+pub mod shake;
 pub mod topview;
 pub mod video;
 

@@ -13,6 +13,7 @@ use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_32F};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::shake::Shift;
 use super::topview::TopView;
 use crate::calibrate::gray::GrayImage;
 
@@ -90,12 +91,14 @@ const MAX_SHIFT_MM: f64 = 5.0;
 
 /// The centre (board mm, through the board plane's mapping, like the
 /// tracker's) of the disc of about `radius_mm` seen near `seen` in the
-/// camera `frame` (its grey levels, unsmoothed), or `None` where its
+/// camera `frame` (its grey levels, unsmoothed, the image moved by `shift`
+/// since the calibration's frames), or `None` where its
 /// outline cannot be trusted (partly hidden, off the image, touching too
 /// much); the caller then keeps the tracker's centre.
 pub fn refine_centre(
     frame: &GrayImage,
     top_view: &TopView,
+    shift: Shift,
     seen: Point2<f64>,
     radius_mm: f64,
 ) -> Option<Point2<f64>> {
@@ -103,7 +106,7 @@ pub fn refine_centre(
         radius_mm - EDGE_INSIDE_MM - RING_MARGIN_MM,
         radius_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM,
     );
-    let patch = GrayPatch::sample_ring(frame, top_view, seen, ring)?;
+    let patch = GrayPatch::sample_ring(frame, top_view, shift, seen, ring)?;
     let (dx, dy) = patch.gradients()?;
     let circle = fit_outline(&patch.middle_px(), &dx, &dy, radius_mm)?;
     let radius = circle.radius_px / PATCH_PX_PER_MM;
@@ -132,6 +135,7 @@ impl GrayPatch {
     fn sample_ring(
         frame: &GrayImage,
         top_view: &TopView,
+        shift: Shift,
         centre: Point2<f64>,
         (inner, outer): (f64, f64),
     ) -> Option<Self> {
@@ -151,7 +155,7 @@ impl GrayPatch {
         for row in 0..nodes {
             for column in 0..nodes {
                 let px = Point2::new((column * GRID_PX) as f64, (row * GRID_PX) as f64);
-                grid.push(top_view.image_point(patch.to_board(px))?);
+                grid.push(shift.moved(top_view.image_point(patch.to_board(px))?));
             }
         }
         let step = GRID_PX as f64;
@@ -489,7 +493,8 @@ mod tests {
         // The tracker's centre, 1.5 mm off as the 2 mm top view leaves it.
         let tracked = disc + nalgebra::Vector2::new(1.2, -0.9);
         let frame = GrayImage::from_frame(&frame, 0.0).unwrap();
-        let refined = refine_centre(&frame, &view, tracked, CARROMMAN_RADIUS_MM).unwrap();
+        let refined =
+            refine_centre(&frame, &view, Shift::NONE, tracked, CARROMMAN_RADIUS_MM).unwrap();
         assert!((refined - disc).norm() < 0.1, "{refined} for {disc}");
     }
 
@@ -500,12 +505,18 @@ mod tests {
         let view = TopView::new(&camera, 0.5).unwrap();
         let frame = GrayImage::from_frame(&frame, 0.0).unwrap();
         assert_eq!(
-            refine_centre(&frame, &view, disc, CARROMMAN_RADIUS_MM),
+            refine_centre(&frame, &view, Shift::NONE, disc, CARROMMAN_RADIUS_MM),
             None
         );
         // Off the camera image altogether.
         assert_eq!(
-            refine_centre(&frame, &view, Point2::new(5000.0, 0.0), CARROMMAN_RADIUS_MM),
+            refine_centre(
+                &frame,
+                &view,
+                Shift::NONE,
+                Point2::new(5000.0, 0.0),
+                CARROMMAN_RADIUS_MM
+            ),
             None
         );
     }

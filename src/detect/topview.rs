@@ -7,6 +7,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use thiserror::Error;
 
+use super::shake::Shift;
 use super::video::Frame;
 use crate::sim::camera::Camera;
 use crate::template::{TemplateError, TemplateFrame};
@@ -78,6 +79,11 @@ pub enum TopViewError {
 fn cv<T>(action: &'static str, result: opencv::Result<T>) -> Result<T, TopViewError> {
     result.map_err(|source| TopViewError::OpenCv { action, source })
 }
+
+/// A camera shift (image pixels) under which a frame is warped as unmoved:
+/// at the usual scales it moves the top view by under a fifth of a pixel,
+/// within the empty-board model's noise, and the unmoved warp is the fast one.
+pub const SHIFT_IGNORED_PX: f64 = 0.25;
 
 /// A frame warped to the top view: BGR, `frame.side_px()` square.
 #[derive(Debug)]
@@ -202,17 +208,7 @@ impl TopView {
 
     /// Warps `frame` into `out`, reusing its buffer.
     pub fn rectify(&self, frame: &Frame, out: &mut Rectified) -> Result<(), TopViewError> {
-        let size = cv("reading the frame size", frame.image.size())?;
-        let (width, height) = self.image_size;
-        if size.width != width as i32 || size.height != height as i32 {
-            return Err(TopViewError::FrameSize {
-                frame: frame.index,
-                got_width: size.width,
-                got_height: size.height,
-                width,
-                height,
-            });
-        }
+        self.check_size(frame)?;
         if !self.bilinear.apply(&frame.image, &mut out.image)? {
             cv(
                 "rectifying the frame",
@@ -230,6 +226,67 @@ impl TopView {
         out.index = frame.index;
         out.t = frame.t;
         out.frame = self.frame;
+        Ok(())
+    }
+
+    /// Warps `frame`, whose whole image has moved by `shift` since the
+    /// calibration's frames (camera shake), into `out`. A shift under
+    /// [`SHIFT_IGNORED_PX`] is warped as none; a larger one through a table
+    /// moved by it, slower but rare.
+    pub fn rectify_shifted(
+        &self,
+        frame: &Frame,
+        shift: Shift,
+        out: &mut Rectified,
+    ) -> Result<(), TopViewError> {
+        if shift.length() < SHIFT_IGNORED_PX {
+            return self.rectify(frame, out);
+        }
+        self.check_size(frame)?;
+        let side = self.frame.side_px();
+        let mut map = cv(
+            "allocating the moved remap table",
+            Mat::new_rows_cols_with_default(side, side, CV_32FC2, Scalar::all(-1.0)),
+        )?;
+        let cells = cv(
+            "filling the moved remap table",
+            map.data_typed_mut::<Vec2f>(),
+        )?;
+        for (cell, point) in cells.iter_mut().zip(&self.image_points) {
+            if let Some([x, y]) = *point {
+                *cell = Vec2f::from([x + shift.dx as f32, y + shift.dy as f32]);
+            }
+        }
+        cv(
+            "rectifying the moved frame",
+            imgproc::remap(
+                &frame.image,
+                &mut out.image,
+                &map,
+                &core::no_array(),
+                imgproc::INTER_LINEAR,
+                core::BORDER_CONSTANT,
+                Scalar::all(0.0),
+            ),
+        )?;
+        out.index = frame.index;
+        out.t = frame.t;
+        out.frame = self.frame;
+        Ok(())
+    }
+
+    fn check_size(&self, frame: &Frame) -> Result<(), TopViewError> {
+        let size = cv("reading the frame size", frame.image.size())?;
+        let (width, height) = self.image_size;
+        if size.width != width as i32 || size.height != height as i32 {
+            return Err(TopViewError::FrameSize {
+                frame: frame.index,
+                got_width: size.width,
+                got_height: size.height,
+                width,
+                height,
+            });
+        }
         Ok(())
     }
 

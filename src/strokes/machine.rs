@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
 use crate::detect::refine::refine_centre;
+use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
@@ -154,12 +155,19 @@ impl RestSnapshot {
     /// Places each piece again by its outline in the camera `frame` the
     /// snapshot was taken on (see [`refine_centre`]); a piece whose
     /// outline cannot be trusted keeps its track's place.
-    pub fn refine(&mut self, frame: &Mat, top_view: &TopView, viewpoint: Option<Point3<f64>>) {
+    pub fn refine(
+        &mut self,
+        frame: &Mat,
+        top_view: &TopView,
+        shift: Shift,
+        viewpoint: Option<Point3<f64>>,
+    ) {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
         for (resting, &seen) in self.pieces.iter_mut().zip(&self.seen) {
-            let Some(centre) = refine_centre(&grey, top_view, seen, resting.piece.radius_mm())
+            let Some(centre) =
+                refine_centre(&grey, top_view, shift, seen, resting.piece.radius_mm())
             else {
                 continue;
             };

@@ -19,6 +19,7 @@ use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::colours::ColourModelError;
+use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::{
     BoardCamera, ColourModels, DetectError, Detector, DetectorOptions, Frame, FrameReader,
     Rectified, TopView, TopViewError, VideoError,
@@ -355,6 +356,8 @@ pub struct ClipTracker {
     tracker: Tracker,
     machine: StrokeMachine,
     rectified: Rectified,
+    /// The camera image's shift since the first frame (a bumped camera).
+    shake: ShakeMeter,
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
@@ -377,6 +380,7 @@ impl ClipTracker {
             tracker: Tracker::new(options.tracker),
             machine,
             rectified,
+            shake: ShakeMeter::new(),
             since_seed: 0,
             frames: 0,
         })
@@ -395,8 +399,15 @@ impl ClipTracker {
 
     /// Runs one frame through every stage.
     pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
+        let shift = self.shake.measure(&frame.image).map_err(|source| {
+            StageError::TopView(TopViewError::OpenCv {
+                action: "measuring the camera's shake",
+                source,
+            })
+        })?;
         let (tracks, break_set_out) = process_frame(
             frame,
+            shift,
             &self.top_view,
             &mut self.rectified,
             &mut self.detector,
@@ -413,7 +424,7 @@ impl ClipTracker {
         let struck = self.machine.push(&tracks);
         let viewpoint = self.machine.viewpoint();
         if let Some(rest) = self.machine.rest_taken_on(frame.index) {
-            rest.refine(&frame.image, &self.top_view, viewpoint);
+            rest.refine(&frame.image, &self.top_view, shift, viewpoint);
         }
         Ok(FrameStep { tracks, struck })
     }
@@ -443,6 +454,11 @@ impl ClipTracker {
         &self.top_view
     }
 
+    /// How far the last frame's image had moved since the first (camera shake).
+    pub fn shift(&self) -> Shift {
+        self.shake.latest()
+    }
+
     /// Frames pushed in all.
     pub fn frames(&self) -> u64 {
         self.frames
@@ -453,6 +469,7 @@ impl ClipTracker {
     /// forgotten and the next frame seeds new ones for a new machine.
     pub fn restart(&mut self) -> Vec<SeenStroke> {
         self.tracker = Tracker::new(self.options.tracker);
+        self.shake.reset();
         self.since_seed = 0;
         let mut machine = StrokeMachine::new(self.options.machine);
         machine.see_from(self.machine.viewpoint());
@@ -468,6 +485,7 @@ impl ClipTracker {
         self.detector = detector;
         self.machine.see_from(camera.viewpoint());
         self.tracker = Tracker::new(self.options.tracker);
+        self.shake.reset();
         self.since_seed = 0;
         Ok(())
     }
@@ -505,6 +523,7 @@ impl StageError {
 
 fn process_frame(
     frame: &Frame,
+    shift: Shift,
     top_view: &TopView,
     rectified: &mut Rectified,
     detector: &mut Detector,
@@ -512,7 +531,7 @@ fn process_frame(
     first: bool,
 ) -> Result<(TrackFrame, bool), StageError> {
     top_view
-        .rectify(frame, rectified)
+        .rectify_shifted(frame, shift, rectified)
         .map_err(StageError::TopView)?;
     let known = tracker.known_discs();
     let detections = detector
