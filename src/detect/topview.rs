@@ -689,4 +689,55 @@ mod tests {
         // Far off the board the table has no entry.
         assert_eq!(view.image_point(Point2::new(2000.0, 0.0)), None);
     }
+
+    #[test]
+    fn a_shifted_frame_is_warped_from_where_the_board_now_is() {
+        let camera = crate::detect::test_camera();
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let still = image(1280, 720, 5);
+        // The camera jolted: what was at (x, y) is now at (x + 3, y - 2).
+        let mut jolted = Mat::default();
+        let matrix = Mat::from_slice_2d(&[[1.0, 0.0, 3.0], [0.0, 1.0, -2.0]]).unwrap();
+        imgproc::warp_affine(
+            &still,
+            &mut jolted,
+            &matrix,
+            still.size().unwrap(),
+            imgproc::INTER_NEAREST,
+            core::BORDER_REPLICATE,
+            Scalar::all(0.0),
+        )
+        .unwrap();
+        let frame = |image: Mat| Frame {
+            index: 7,
+            t: 0.25,
+            image,
+        };
+        let mut expected = view.empty_rectified();
+        view.rectify(&frame(still), &mut expected).unwrap();
+        let (mut unmoved, mut moved) = (view.empty_rectified(), view.empty_rectified());
+        view.rectify(&frame(jolted.clone()), &mut unmoved).unwrap();
+        let shift = Shift { dx: 3.0, dy: -2.0 };
+        view.rectify_shifted(&frame(jolted), shift, &mut moved)
+            .unwrap();
+        assert_eq!(moved.index, 7);
+        // Fixed-point and float tables round a level apart at most.
+        let differ = |a: &Rectified| {
+            bytes(&a.image)
+                .iter()
+                .zip(bytes(&expected.image))
+                .filter(|(x, y)| x.abs_diff(*y) > 1)
+                .count()
+        };
+        let pixels = bytes(&expected.image).len();
+        assert!(
+            differ(&moved) < pixels / 100,
+            "{} of {pixels} differ",
+            differ(&moved)
+        );
+        assert!(
+            differ(&unmoved) > pixels / 4,
+            "the shift was too small to test"
+        );
+    }
 }
