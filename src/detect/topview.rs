@@ -80,6 +80,25 @@ fn cv<T>(action: &'static str, result: opencv::Result<T>) -> Result<T, TopViewEr
     result.map_err(|source| TopViewError::OpenCv { action, source })
 }
 
+/// OpenCV's bilinear remap with black outside the source, as every warp of
+/// the top view uses it.
+fn remap_black(
+    source: &Mat,
+    out: &mut Mat,
+    map: &Mat,
+    fraction: &impl core::ToInputArray,
+) -> opencv::Result<()> {
+    imgproc::remap(
+        source,
+        out,
+        map,
+        fraction,
+        imgproc::INTER_LINEAR,
+        core::BORDER_CONSTANT,
+        Scalar::all(0.0),
+    )
+}
+
 /// A camera shift (image pixels) under which a frame is warped as unmoved:
 /// at the usual scales it moves the top view by under a fifth of a pixel,
 /// within the empty-board model's noise, and the unmoved warp is the fast one.
@@ -212,20 +231,15 @@ impl TopView {
         if !self.bilinear.apply(&frame.image, &mut out.image)? {
             cv(
                 "rectifying the frame",
-                imgproc::remap(
+                remap_black(
                     &frame.image,
                     &mut out.image,
                     &self.map_xy,
                     &self.map_fraction,
-                    imgproc::INTER_LINEAR,
-                    core::BORDER_CONSTANT,
-                    Scalar::all(0.0),
                 ),
             )?;
         }
-        out.index = frame.index;
-        out.t = frame.t;
-        out.frame = self.frame;
+        self.stamp(frame, out);
         Ok(())
     }
 
@@ -259,20 +273,17 @@ impl TopView {
         }
         cv(
             "rectifying the moved frame",
-            imgproc::remap(
-                &frame.image,
-                &mut out.image,
-                &map,
-                &core::no_array(),
-                imgproc::INTER_LINEAR,
-                core::BORDER_CONSTANT,
-                Scalar::all(0.0),
-            ),
+            remap_black(&frame.image, &mut out.image, &map, &core::no_array()),
         )?;
+        self.stamp(frame, out);
+        Ok(())
+    }
+
+    /// Labels a warped frame with its source's index and time.
+    fn stamp(&self, frame: &Frame, out: &mut Rectified) {
         out.index = frame.index;
         out.t = frame.t;
         out.frame = self.frame;
-        Ok(())
     }
 
     fn check_size(&self, frame: &Frame) -> Result<(), TopViewError> {
