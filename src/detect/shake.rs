@@ -76,17 +76,38 @@ const HOME_FRAMES: u32 = 20;
 /// Shifts within this (pixels) of each other count as the same place.
 const SAME_PLACE_PX: f64 = 0.15;
 
-/// One anchor: a pixel on a strong edge of the first frame.
+/// Frames after which a view with too few anchors (dark, covered,
+/// featureless) is looked at again: a second's shake unmeasured at most,
+/// for one grey conversion and Sobel a second.
+const LOOK_AGAIN_FRAMES: u32 = 30;
+
+/// One anchor: a pixel on a strong edge of the frame the anchors were taken from.
 #[derive(Debug, Clone, Copy)]
 struct Anchor {
     x: i32,
     y: i32,
-    /// Its grey level as learned (0-255 scale).
+    /// Its grey level then (0-255 scale).
     reference: f32,
-    /// The mean grey level of its 3x3 neighbourhood: the whole window is
-    /// searched on these, whose correlation falls off over a few pixels
-    /// instead of one, so the true shift stands out half a pixel off too.
-    reference_box: f32,
+}
+
+/// Which grey levels a correlation compares.
+#[derive(Debug, Clone, Copy)]
+enum Levels {
+    /// Each anchor's own pixel: sharp, for following the shift a pixel at a time.
+    Single,
+    /// The mean of its 3x3 neighbourhood: the correlation falls off over a
+    /// few pixels instead of one, so the true shift stands out in a wide
+    /// search half a pixel off too.
+    Box,
+}
+
+/// The anchors taken from one frame, with their grey levels centred for
+/// correlation once (they serve every frame until taken again).
+#[derive(Debug)]
+struct Anchors {
+    points: Vec<Anchor>,
+    single: Option<Centred>,
+    smooth: Option<Centred>,
 }
 
 /// The whole-image shift of a frame against the first, in camera pixels: the
@@ -117,7 +138,9 @@ impl Shift {
 /// Measures each frame's shift against the first frame it saw.
 #[derive(Debug, Default)]
 pub struct ShakeMeter {
-    anchors: Vec<Anchor>,
+    /// The anchors, once taken (perhaps too few to measure by: a dark or
+    /// featureless view is looked at again every [`LOOK_AGAIN_FRAMES`]).
+    anchors: Option<Anchors>,
     size: (i32, i32),
     /// The last frame's whole-pixel shift.
     last: (i32, i32),
@@ -154,14 +177,19 @@ impl ShakeMeter {
         self.staying = if same { (at, frames + 1) } else { (shift, 1) };
         self.age += 1;
         let resting = self.staying.1 >= HOME_FRAMES;
-        if resting && (self.staying.0.length() >= SAME_PLACE_PX || self.age >= FRESH_FRAMES) {
+        let too_few = self
+            .anchors
+            .as_ref()
+            .is_some_and(|a| a.points.len() < MIN_ANCHORS);
+        let due = self.staying.0.length() >= SAME_PLACE_PX
+            || self.age >= FRESH_FRAMES
+            || (too_few && self.age >= LOOK_AGAIN_FRAMES);
+        if resting && due && measurable(frame) {
             // The camera rests away from where the anchors were taken: that
             // frame was taken mid-bump (or the camera has settled elsewhere,
             // which the calibration cannot know of either); or the anchors
             // are old. Either way they are taken again here.
-            self.anchors.clear();
-            self.age = 0;
-            self.measure_shift(frame)?;
+            self.take_anchors(frame)?;
             self.staying = (Shift::NONE, 0);
             shift = Shift::NONE;
         }
@@ -174,24 +202,28 @@ impl ShakeMeter {
         self.latest
     }
 
+    /// Takes the anchors from `frame`: from now on shifts are measured
+    /// against it.
+    fn take_anchors(&mut self, frame: &Mat) -> opencv::Result<()> {
+        self.anchors = Some(Anchors::pick(frame)?);
+        self.size = (frame.cols(), frame.rows());
+        self.last = (0, 0);
+        self.usual_correlation = None;
+        self.age = 0;
+        Ok(())
+    }
+
     fn measure_shift(&mut self, frame: &Mat) -> opencv::Result<Shift> {
-        if frame.typ() != CV_8UC3 || !frame.is_continuous() {
+        if !measurable(frame) {
             return Ok(Shift::NONE);
         }
         let size = (frame.cols(), frame.rows());
-        if self.anchors.is_empty() || size != self.size {
-            self.anchors = pick_anchors(frame)?;
-            self.size = size;
-            self.last = (0, 0);
-            self.usual_correlation = None;
+        if self.anchors.is_none() || size != self.size {
+            self.take_anchors(frame)?;
             return Ok(Shift::NONE);
         }
-        if self.anchors.len() < MIN_ANCHORS {
-            return Ok(Shift::NONE);
-        }
-        let bgr = frame.data_bytes()?;
         let image = BgrView {
-            bytes: bgr,
+            bytes: frame.data_bytes()?,
             width: size.0,
             height: size.1,
         };
@@ -207,10 +239,13 @@ impl ShakeMeter {
                 a.1.total_cmp(&b.1)
             }
         };
+        let Some(anchors) = self.anchors.as_ref() else {
+            return Ok(Shift::NONE);
+        };
         let best = candidates
             .into_iter()
             .filter_map(|(whole, correlation)| {
-                let (fit, spread) = self.fraction(&image, whole)?;
+                let (fit, spread) = anchors.fraction(&image, whole)?;
                 Some((fit, spread, correlation))
             })
             .min_by(home_first);
@@ -231,20 +266,16 @@ impl ShakeMeter {
     /// (the near one correlating below the usual), the best few peaks of
     /// the whole window.
     fn whole_pixel_shifts(&mut self, image: &BgrView) -> Vec<((i32, i32), f64)> {
-        let (Some(reference), Some(smooth_reference)) = (
-            Centred::of(self.anchors.iter().map(|a| a.reference)),
-            Centred::of(self.anchors.iter().map(|a| a.reference_box)),
-        ) else {
+        let Some(anchors) = self
+            .anchors
+            .as_ref()
+            .filter(|a| a.points.len() >= MIN_ANCHORS)
+        else {
             return Vec::new();
         };
-        let mut sampled = std::mem::take(&mut self.sampled);
-        let mut score = |(dx, dy): (i32, i32)| -> Option<f64> {
-            sampled.clear();
-            for anchor in &self.anchors {
-                sampled.push(image.grey(anchor.x + dx, anchor.y + dy)?);
-            }
-            Some(reference.correlation(&sampled))
-        };
+        let sampled = &mut self.sampled;
+        let mut score =
+            |shift: (i32, i32)| anchors.correlation(image, shift, Levels::Single, sampled);
         let mut best: Option<((i32, i32), f64)> = None;
         let mut at = self.last;
         for _ in 0..CLIMB_STEPS {
@@ -281,13 +312,7 @@ impl ShakeMeter {
             let side = (2 * SEARCH_PX + 1) as usize;
             let window: Vec<Option<f64>> = (-SEARCH_PX..=SEARCH_PX)
                 .flat_map(|dy| (-SEARCH_PX..=SEARCH_PX).map(move |dx| (dx, dy)))
-                .map(|(dx, dy)| {
-                    sampled.clear();
-                    for anchor in &self.anchors {
-                        sampled.push(image.grey_box(anchor.x + dx, anchor.y + dy)?);
-                    }
-                    Some(smooth_reference.correlation(&sampled))
-                })
+                .map(|shift| anchors.correlation(image, shift, Levels::Box, sampled))
                 .collect();
             let at = |x: usize, y: usize| window[y * side + x];
             let mut peaks: Vec<((i32, i32), f64)> = Vec::new();
@@ -315,79 +340,17 @@ impl ShakeMeter {
                 }
             }
         }
-        self.sampled = sampled;
         candidates
-    }
-
-    /// The shift to a fraction of a pixel, from the whole-pixel one: Gauss-
-    /// Newton on `grey(p + d) = (1 + gain) reference + offset` with Huber
-    /// weights, with the spread of the anchors' misfits (grey levels, robust
-    /// standard deviation). `None` when too few agree or the fit wanders off.
-    fn fraction(&self, image: &BgrView, (wx, wy): (i32, i32)) -> Option<(Shift, f64)> {
-        let mut theta = Vector4::new(f64::from(wx), f64::from(wy), 0.0, 0.0);
-        let mut residuals = Vec::with_capacity(self.anchors.len());
-        let mut rows = Vec::with_capacity(self.anchors.len());
-        let mut agreeing = 0usize;
-        let mut spread = f64::INFINITY;
-        for _ in 0..ROUNDS {
-            residuals.clear();
-            rows.clear();
-            for anchor in &self.anchors {
-                let (x, y) = (
-                    f64::from(anchor.x) + theta[0],
-                    f64::from(anchor.y) + theta[1],
-                );
-                let Some((value, gx, gy)) = image.grey_and_gradient(x, y) else {
-                    continue;
-                };
-                let reference = f64::from(anchor.reference);
-                let r = value - (1.0 + theta[2]) * reference - theta[3];
-                residuals.push(r);
-                rows.push((Vector4::new(gx, gy, -reference, -1.0), r));
-            }
-            if rows.len() < MIN_ANCHORS {
-                return None;
-            }
-            let mut magnitudes: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
-            let middle = magnitudes.len() / 2;
-            let (_, median, _) = magnitudes.select_nth_unstable_by(middle, f64::total_cmp);
-            spread = 1.4826 * *median;
-            let sigma = spread.max(2.0);
-            let huber = 1.5 * sigma;
-            let mut normal = Matrix4::zeros();
-            let mut gradient = Vector4::zeros();
-            agreeing = 0;
-            for (j, r) in &rows {
-                let w = if r.abs() <= huber {
-                    1.0
-                } else {
-                    huber / r.abs()
-                };
-                if r.abs() <= 3.0 * sigma {
-                    agreeing += 1;
-                }
-                normal += w * j * j.transpose();
-                gradient += w * j * *r;
-            }
-            let step = normal.lu().solve(&(-gradient))?;
-            theta += step;
-            if (theta[0] - f64::from(wx)).abs() > 1.5 || (theta[1] - f64::from(wy)).abs() > 1.5 {
-                return None;
-            }
-            if step[0].hypot(step[1]) < 0.01 {
-                break;
-            }
-        }
-        let enough = agreeing as f64 >= MIN_AGREEING * self.anchors.len() as f64;
-        let shift = Shift {
-            dx: theta[0],
-            dy: theta[1],
-        };
-        enough.then_some((shift, spread))
     }
 }
 
+/// A frame the meter reads: BGR, 8 bits, its rows one after another.
+fn measurable(frame: &Mat) -> bool {
+    frame.typ() == CV_8UC3 && frame.is_continuous()
+}
+
 /// Grey levels of anchors, centred on their mean, for correlation.
+#[derive(Debug)]
 struct Centred {
     values: Vec<f64>,
     norm: f64,
@@ -468,56 +431,152 @@ impl BgrView<'_> {
     }
 }
 
-/// The strongest edge pixel of each grid cell (if strong enough), keeping
-/// clear of the image's edges by the search window.
-fn pick_anchors(frame: &Mat) -> opencv::Result<Vec<Anchor>> {
-    let mut grey = Mat::default();
-    imgproc::cvt_color_def(frame, &mut grey, imgproc::COLOR_BGR2GRAY)?;
-    let (mut gx, mut gy) = (Mat::default(), Mat::default());
-    imgproc::sobel_def(&grey, &mut gx, opencv::core::CV_32F, 1, 0)?;
-    imgproc::sobel_def(&grey, &mut gy, opencv::core::CV_32F, 0, 1)?;
-    let (width, height) = (grey.cols() as usize, grey.rows() as usize);
-    let (gx, gy) = (gx.data_typed::<f32>()?, gy.data_typed::<f32>()?);
-    let bgr = frame.data_bytes()?;
-    let image = BgrView {
-        bytes: bgr,
-        width: width as i32,
-        height: height as i32,
-    };
-    let margin = SEARCH_PX as usize + 4;
-    let mut anchors = Vec::new();
-    let mut top = margin;
-    while top + CELL_PX <= height.saturating_sub(margin) {
-        let mut left = margin;
-        while left + CELL_PX <= width.saturating_sub(margin) {
-            let mut best: Option<(f32, usize, usize)> = None;
-            for y in top..top + CELL_PX {
-                for x in left..left + CELL_PX {
-                    let i = y * width + x;
-                    let magnitude = gx[i].hypot(gy[i]);
-                    if magnitude >= MIN_EDGE && best.is_none_or(|(m, _, _)| magnitude > m) {
-                        best = Some((magnitude, x, y));
+impl Anchors {
+    /// The strongest edge pixel of each grid cell of `frame` (if strong
+    /// enough), keeping clear of the image's edges by the search window.
+    fn pick(frame: &Mat) -> opencv::Result<Anchors> {
+        let mut grey = Mat::default();
+        imgproc::cvt_color_def(frame, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+        let (mut gx, mut gy) = (Mat::default(), Mat::default());
+        imgproc::sobel_def(&grey, &mut gx, opencv::core::CV_32F, 1, 0)?;
+        imgproc::sobel_def(&grey, &mut gy, opencv::core::CV_32F, 0, 1)?;
+        let (width, height) = (grey.cols() as usize, grey.rows() as usize);
+        let (gx, gy) = (gx.data_typed::<f32>()?, gy.data_typed::<f32>()?);
+        let bgr = frame.data_bytes()?;
+        let image = BgrView {
+            bytes: bgr,
+            width: width as i32,
+            height: height as i32,
+        };
+        let margin = SEARCH_PX as usize + 4;
+        let (mut points, mut smooth_levels) = (Vec::new(), Vec::new());
+        let mut top = margin;
+        while top + CELL_PX <= height.saturating_sub(margin) {
+            let mut left = margin;
+            while left + CELL_PX <= width.saturating_sub(margin) {
+                let mut best: Option<(f32, usize, usize)> = None;
+                for y in top..top + CELL_PX {
+                    for x in left..left + CELL_PX {
+                        let i = y * width + x;
+                        let magnitude = gx[i].hypot(gy[i]);
+                        if magnitude >= MIN_EDGE && best.is_none_or(|(m, _, _)| magnitude > m) {
+                            best = Some((magnitude, x, y));
+                        }
                     }
                 }
-            }
-            if let Some((_, x, y)) = best {
-                let (x, y) = (x as i32, y as i32);
-                if let (Some(reference), Some(reference_box)) =
-                    (image.grey(x, y), image.grey_box(x, y))
-                {
-                    anchors.push(Anchor {
-                        x,
-                        y,
-                        reference,
-                        reference_box,
-                    });
+                if let Some((_, x, y)) = best {
+                    let (x, y) = (x as i32, y as i32);
+                    if let (Some(reference), Some(smooth)) =
+                        (image.grey(x, y), image.grey_box(x, y))
+                    {
+                        points.push(Anchor { x, y, reference });
+                        smooth_levels.push(smooth);
+                    }
                 }
+                left += CELL_PX;
             }
-            left += CELL_PX;
+            top += CELL_PX;
         }
-        top += CELL_PX;
+        let single = Centred::of(points.iter().map(|a| a.reference));
+        let smooth = Centred::of(smooth_levels.into_iter());
+        Ok(Anchors {
+            points,
+            single,
+            smooth,
+        })
     }
-    Ok(anchors)
+
+    /// Normalised correlation of the anchors' `levels` in `image` moved by
+    /// `(dx, dy)` with theirs when taken; `None` where one falls off the
+    /// image or the anchors' levels were all alike.
+    fn correlation(
+        &self,
+        image: &BgrView,
+        (dx, dy): (i32, i32),
+        levels: Levels,
+        sampled: &mut Vec<f32>,
+    ) -> Option<f64> {
+        let reference = match levels {
+            Levels::Single => self.single.as_ref()?,
+            Levels::Box => self.smooth.as_ref()?,
+        };
+        sampled.clear();
+        for anchor in &self.points {
+            let (x, y) = (anchor.x + dx, anchor.y + dy);
+            sampled.push(match levels {
+                Levels::Single => image.grey(x, y)?,
+                Levels::Box => image.grey_box(x, y)?,
+            });
+        }
+        Some(reference.correlation(sampled))
+    }
+
+    /// The shift to a fraction of a pixel, from the whole-pixel one: Gauss-
+    /// Newton on `grey(p + d) = (1 + gain) reference + offset` with Huber
+    /// weights, with the spread of the anchors' misfits (grey levels, robust
+    /// standard deviation). `None` when too few agree or the fit wanders off.
+    fn fraction(&self, image: &BgrView, (wx, wy): (i32, i32)) -> Option<(Shift, f64)> {
+        let mut theta = Vector4::new(f64::from(wx), f64::from(wy), 0.0, 0.0);
+        let mut residuals = Vec::with_capacity(self.points.len());
+        let mut rows = Vec::with_capacity(self.points.len());
+        let mut agreeing = 0usize;
+        let mut spread = f64::INFINITY;
+        for _ in 0..ROUNDS {
+            residuals.clear();
+            rows.clear();
+            for anchor in &self.points {
+                let (x, y) = (
+                    f64::from(anchor.x) + theta[0],
+                    f64::from(anchor.y) + theta[1],
+                );
+                let Some((value, gx, gy)) = image.grey_and_gradient(x, y) else {
+                    continue;
+                };
+                let reference = f64::from(anchor.reference);
+                let r = value - (1.0 + theta[2]) * reference - theta[3];
+                residuals.push(r);
+                rows.push((Vector4::new(gx, gy, -reference, -1.0), r));
+            }
+            if rows.len() < MIN_ANCHORS {
+                return None;
+            }
+            let mut magnitudes: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
+            let middle = magnitudes.len() / 2;
+            let (_, median, _) = magnitudes.select_nth_unstable_by(middle, f64::total_cmp);
+            spread = 1.4826 * *median;
+            let sigma = spread.max(2.0);
+            let huber = 1.5 * sigma;
+            let mut normal = Matrix4::zeros();
+            let mut gradient = Vector4::zeros();
+            agreeing = 0;
+            for (j, r) in &rows {
+                let w = if r.abs() <= huber {
+                    1.0
+                } else {
+                    huber / r.abs()
+                };
+                if r.abs() <= 3.0 * sigma {
+                    agreeing += 1;
+                }
+                normal += w * j * j.transpose();
+                gradient += w * j * *r;
+            }
+            let step = normal.lu().solve(&(-gradient))?;
+            theta += step;
+            if (theta[0] - f64::from(wx)).abs() > 1.5 || (theta[1] - f64::from(wy)).abs() > 1.5 {
+                return None;
+            }
+            if step[0].hypot(step[1]) < 0.01 {
+                break;
+            }
+        }
+        let enough = agreeing as f64 >= MIN_AGREEING * self.points.len() as f64;
+        let shift = Shift {
+            dx: theta[0],
+            dy: theta[1],
+        };
+        enough.then_some((shift, spread))
+    }
 }
 
 #[cfg(test)]
@@ -680,14 +739,17 @@ mod tests {
         let mut meter = ShakeMeter::new();
         assert_eq!(meter.measure(&flat).unwrap(), Shift::NONE);
         assert_eq!(meter.measure(&flat).unwrap(), Shift::NONE);
-        // A grey frame is not what it measures; nor a frame of another size
-        // (anchors are taken again from it).
+        // A grey frame is not what it measures.
         let grey =
             Mat::new_rows_cols_with_default(360, 640, opencv::core::CV_8UC1, Scalar::all(9.0))
                 .unwrap();
         assert_eq!(meter.measure(&grey).unwrap(), Shift::NONE);
+        // The view gains edges (a lens uncovered): it is looked at again
+        // within LOOK_AGAIN_FRAMES, and measured from then on.
         let scene = scene();
-        assert_eq!(meter.measure(&scene).unwrap(), Shift::NONE);
+        for _ in 0..LOOK_AGAIN_FRAMES {
+            assert_eq!(meter.measure(&scene).unwrap(), Shift::NONE);
+        }
         assert_near(
             meter.measure(&moved(&scene, 1.5, 0.5)).unwrap(),
             1.5,
