@@ -111,25 +111,6 @@ impl Calibration {
 mod tests {
     use crate::calibrate::synthetic::{render, SceneOptions, TruthCamera};
     use crate::calibrate::{calibrate_frame, refit, CalibrateOptions};
-    use opencv::core::{Mat, Scalar, Size, BORDER_REPLICATE};
-    use opencv::imgproc;
-    use opencv::prelude::*;
-
-    fn shifted(frame: &Mat, dx: f64, dy: f64) -> Mat {
-        let m = Mat::from_slice_2d(&[[1.0, 0.0, dx], [0.0, 1.0, dy]]).unwrap();
-        let mut out = Mat::default();
-        imgproc::warp_affine(
-            frame,
-            &mut out,
-            &m,
-            Size::new(frame.cols(), frame.rows()),
-            imgproc::INTER_LINEAR,
-            BORDER_REPLICATE,
-            Scalar::all(0.0),
-        )
-        .unwrap();
-        out
-    }
 
     #[test]
     fn a_moved_camera_is_noticed_and_refitted() {
@@ -151,7 +132,7 @@ mod tests {
         assert!(!same.drifted, "{same:?}");
         assert!(same.median_shift_px < 0.3, "{same:?}");
 
-        let moved = shifted(&frame, 4.0, -3.0);
+        let moved = crate::detect::test_shifted(&frame, 4.0, -3.0);
         let report = calibration.drift_check(&moved).unwrap();
         assert!(report.drifted, "{report:?}");
 

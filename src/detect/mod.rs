@@ -154,6 +154,28 @@ pub(crate) fn test_camera() -> crate::sim::camera::Camera {
     Camera::new(intrinsics, pose, Shake::NONE).expect("a valid camera")
 }
 
+/// An image as a camera moved by `(dx, dy)` pixels would see it: what was
+/// at `p` is at `p + (dx, dy)`, the edges carried on. For the tests of
+/// what follows a camera's shake.
+#[cfg(test)]
+pub(crate) fn test_shifted(image: &opencv::core::Mat, dx: f64, dy: f64) -> opencv::core::Mat {
+    use opencv::prelude::*;
+    let matrix =
+        opencv::core::Mat::from_slice_2d(&[[1.0, 0.0, dx], [0.0, 1.0, dy]]).expect("a 2x3 matrix");
+    let mut out = opencv::core::Mat::default();
+    opencv::imgproc::warp_affine(
+        image,
+        &mut out,
+        &matrix,
+        image.size().expect("an image's size"),
+        opencv::imgproc::INTER_LINEAR,
+        opencv::core::BORDER_REPLICATE,
+        opencv::core::Scalar::all(0.0),
+    )
+    .expect("OpenCV's warp");
+    out
+}
+
 /// Pseudo-random bytes from a seed (xorshift; no generator crate needed),
 /// for tests that compare a fast path with a reference over varied pixels.
 #[cfg(test)]

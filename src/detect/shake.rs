@@ -581,7 +581,7 @@ impl Anchors {
 
 #[cfg(test)]
 mod tests {
-    use opencv::core::{Point, Rect, Scalar, Size, Vec3b, BORDER_REFLECT};
+    use opencv::core::{Point, Rect, Scalar, Vec3b};
     use opencv::imgproc::{LINE_8, LINE_AA};
 
     use super::*;
@@ -648,23 +648,6 @@ mod tests {
         image
     }
 
-    /// The scene seen with the camera moved: what was at `p` is at `p + shift`.
-    fn moved(image: &Mat, dx: f64, dy: f64) -> Mat {
-        let matrix = Mat::from_slice_2d(&[[1.0, 0.0, dx], [0.0, 1.0, dy]]).unwrap();
-        let mut out = Mat::default();
-        imgproc::warp_affine(
-            image,
-            &mut out,
-            &matrix,
-            Size::new(640, 360),
-            imgproc::INTER_LINEAR,
-            BORDER_REFLECT,
-            Scalar::all(0.0),
-        )
-        .unwrap();
-        out
-    }
-
     fn assert_near(shift: Shift, dx: f64, dy: f64, within: f64) {
         assert!(
             (shift.dx - dx).abs() < within && (shift.dy - dy).abs() < within,
@@ -687,7 +670,9 @@ mod tests {
             (0.6, -0.35),
             (0.0, 0.0),
         ] {
-            let shift = meter.measure(&moved(&scene, dx, dy)).unwrap();
+            let shift = meter
+                .measure(&crate::detect::test_shifted(&scene, dx, dy))
+                .unwrap();
             assert_near(shift, dx, dy, 0.1);
             assert_eq!(meter.latest(), shift);
         }
@@ -698,7 +683,7 @@ mod tests {
         let scene = scene();
         let mut meter = ShakeMeter::new();
         meter.measure(&scene).unwrap();
-        let mut covered = moved(&scene, -2.2, 1.7);
+        let mut covered = crate::detect::test_shifted(&scene, -2.2, 1.7);
         let arm = Rect::new(0, 100, 640, 120);
         imgproc::rectangle(
             &mut covered,
@@ -716,7 +701,9 @@ mod tests {
     fn a_first_frame_taken_mid_bump_is_outgrown() {
         let scene = scene();
         let mut meter = ShakeMeter::new();
-        meter.measure(&moved(&scene, 1.3, -0.8)).unwrap();
+        meter
+            .measure(&crate::detect::test_shifted(&scene, 1.3, -0.8))
+            .unwrap();
         let at_home = meter.measure(&scene).unwrap();
         assert_near(at_home, -1.3, 0.8, 0.1);
         let mut last = at_home;
@@ -726,7 +713,9 @@ mod tests {
         assert_near(last, 0.0, 0.0, 0.05);
         // And a bump after that is measured from home.
         assert_near(
-            meter.measure(&moved(&scene, 0.0, 2.5)).unwrap(),
+            meter
+                .measure(&crate::detect::test_shifted(&scene, 0.0, 2.5))
+                .unwrap(),
             0.0,
             2.5,
             0.1,
@@ -751,7 +740,9 @@ mod tests {
             assert_eq!(meter.measure(&scene).unwrap(), Shift::NONE);
         }
         assert_near(
-            meter.measure(&moved(&scene, 1.5, 0.5)).unwrap(),
+            meter
+                .measure(&crate::detect::test_shifted(&scene, 1.5, 0.5))
+                .unwrap(),
             1.5,
             0.5,
             0.1,

@@ -707,18 +707,7 @@ mod tests {
         let view = TopView::new(&camera, 0.5).unwrap();
         let still = image(1280, 720, 5);
         // The camera jolted: what was at (x, y) is now at (x + 3, y - 2).
-        let mut jolted = Mat::default();
-        let matrix = Mat::from_slice_2d(&[[1.0, 0.0, 3.0], [0.0, 1.0, -2.0]]).unwrap();
-        imgproc::warp_affine(
-            &still,
-            &mut jolted,
-            &matrix,
-            still.size().unwrap(),
-            imgproc::INTER_NEAREST,
-            core::BORDER_REPLICATE,
-            Scalar::all(0.0),
-        )
-        .unwrap();
+        let jolted = crate::detect::test_shifted(&still, 3.0, -2.0);
         let frame = |image: Mat| Frame {
             index: 7,
             t: 0.25,
