@@ -516,13 +516,17 @@ impl StrokeMachine {
         striking_hand: Option<Seat>,
         first_frame: bool,
     ) -> Option<Seat> {
-        let (seat, travelled) = launch_seat(s)?;
+        let Launch {
+            seat,
+            from,
+            travelled,
+        } = launch_seat(s)?;
         // A break's striker is deflected by the cluster before it is first
         // seen: the arm that struck it knows better.
         let seat = striking_hand.unwrap_or(seat);
-        // It left its base lines `travelled` mm before it was first seen.
-        let first_seen_t = frame.t - (s.position - s.first_seen_at()).norm() / s.speed();
-        let launched_t = first_seen_t - travelled / s.speed();
+        // It left its base lines `travelled` mm before it was seen at `from`.
+        let seen_t = frame.t - (s.position - from).norm() / s.speed();
+        let launched_t = seen_t - travelled / s.speed();
         self.start(frame, s, seat, None, first_frame, launched_t);
         Some(seat)
     }
@@ -591,7 +595,7 @@ impl StrokeMachine {
                         .is_some_and(|before| steady_course(before, t.velocity))
             })
             .filter_map(|t| {
-                let (seat, _) = launch_seat(t)?;
+                let seat = launch_seat(t)?.seat;
                 let arm_just_now = self
                     .arm_seen
                     .get(&seat)
@@ -1531,19 +1535,40 @@ const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 /// for on a seat's base lines.
 const LAUNCH_SEARCH_MM: f64 = 250.0;
 
+/// Where a striker seen only in motion was played from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Launch {
+    seat: Seat,
+    /// Where the search back along its path began (board mm).
+    from: Point2<f64>,
+    /// How far (mm) it had come from its base lines to `from`.
+    travelled: f64,
+}
+
 /// The seat a striker seen only in motion (its placement hidden under the
-/// hand) was played from, and how far (mm) it had come from its base lines: the first seat's base lines met walking back along
-/// its path from where it was first seen. `None` when its path leads back to
-/// no seat: a disc of the striker's size in motion that was never played
-/// from a seat (two touching carrommen, a blurred streak).
-fn launch_seat(striker: &Track) -> Option<(Seat, f64)> {
-    let start = striker.first_seen_at();
+/// hand) was played from: the first seat's base lines met walking back along
+/// its path from where it came into sight. That is first where it was last
+/// found after going unseen (a striker picked up, placed and struck under
+/// the hand comes out from under it), then where its track began (a
+/// striker first seen in flight, perhaps lost for a frame since). `None`
+/// when its path leads back to no seat: a disc of the striker's size in
+/// motion that was never played from a seat (two touching carrommen, a
+/// blurred streak).
+fn launch_seat(striker: &Track) -> Option<Launch> {
     let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
     let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
-    (0..=steps).find_map(|k| {
-        let distance = k as f64 * LAUNCH_SEARCH_STEP_MM;
-        seat_at(start + back * distance).map(|seat| (seat, distance))
-    })
+    [striker.sighted_at(), striker.first_seen_at()]
+        .into_iter()
+        .find_map(|from| {
+            (0..=steps).find_map(|k| {
+                let travelled = k as f64 * LAUNCH_SEARCH_STEP_MM;
+                seat_at(from + back * travelled).map(|seat| Launch {
+                    seat,
+                    from,
+                    travelled,
+                })
+            })
+        })
 }
 
 #[cfg(test)]
@@ -1772,6 +1797,40 @@ mod tests {
                 let at = west_lines - Vector2::new(0.0, 280.0);
                 (vec![disc(Piece::Striker, at)], vec![])
             }
+        }));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
+    }
+
+    /// The striker left lying mid-board, carried off under north's hand
+    /// (its track held hidden where it lay), found again just short of
+    /// north's lines and from there seen speeding away (as on held-out clip
+    /// 2159's last stroke). Its path leads back to north's lines from where
+    /// it came into sight, not from where its track began.
+    #[test]
+    fn a_striker_carried_off_under_the_hand_and_struck_unseen_is_played_from_where_it_reappeared() {
+        let rest = Point2::new(30.0, 40.0);
+        let sighted = Point2::new(-60.0, 205.0);
+        let heading = Vector2::new(0.8, -0.6);
+        // Walking back from where its track began meets no seat's lines.
+        assert!((0..=50).all(|k| seat_at(rest - heading * (5.0 * f64::from(k))).is_none()));
+        let hand = Occluder {
+            min: Point2::new(-10.0, 0.0),
+            max: Point2::new(70.0, 370.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::North),
+        };
+        let strokes = run_with_hands((0..70u32).map(|i| match i {
+            0..15 => (vec![disc(Piece::Striker, rest)], vec![]),
+            15..25 => (vec![], vec![hand]),
+            25..36 => {
+                let at = sighted + heading * (30.0 * f64::from(i - 25));
+                (vec![disc(Piece::Striker, at)], vec![])
+            }
+            _ => (
+                vec![disc(Piece::Striker, sighted + heading * 300.0)],
+                vec![],
+            ),
         }));
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(strokes[0].stroke.seat, Seat::North);

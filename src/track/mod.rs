@@ -83,6 +83,7 @@ pub struct Track {
     seen_in_a_row: u32,
     missed: u32,
     first_seen_at: Point2<f64>,
+    sighted_at: Point2<f64>,
     /// Detections averaged while the piece lies still (a pixel of jitter at
     /// a low px/mm is millimetres), and how many.
     settled_sum: Vector2<f64>,
@@ -113,6 +114,13 @@ impl Track {
     /// Where the track was first seen, board mm.
     pub fn first_seen_at(&self) -> Point2<f64> {
         self.first_seen_at
+    }
+
+    /// Where the track was last found after going unseen (under a hand,
+    /// lost for a frame or more), or first seen: where a striker picked up,
+    /// placed unseen and struck came back into sight.
+    pub fn sighted_at(&self) -> Point2<f64> {
+        self.sighted_at
     }
 
     /// Radius of the piece, mm.
@@ -519,6 +527,7 @@ impl Tracker {
                 seen_in_a_row: 1,
                 missed: 0,
                 first_seen_at: detection.centre,
+                sighted_at: detection.centre,
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
                 faint: false,
@@ -605,6 +614,7 @@ impl Tracker {
             seen_in_a_row: self.options.confirm_frames,
             missed: 0,
             first_seen_at: detection.centre,
+            sighted_at: detection.centre,
             settled_sum: detection.centre.coords,
             settled_count: 1,
             faint: false,
@@ -758,6 +768,9 @@ const SAME_DISC_FRACTION: f64 = 0.8;
 /// smoothed velocity.
 fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &TrackerOptions) {
     track.faint = false;
+    if track.hidden || track.missed > 0 {
+        track.sighted_at = detection.centre;
+    }
     let settled_at = track.settled_sum / f64::from(track.settled_count.max(1));
     if (detection.centre.coords - settled_at).norm() <= options.jitter_mm {
         // Still: average the detections; the speed decays to nothing.
@@ -1145,6 +1158,43 @@ mod tests {
         let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
         assert!(black.hidden);
         assert_eq!(black.position, Point2::new(100.0, 100.0));
+    }
+
+    /// A piece carried off under a hand keeps its track (held hidden where
+    /// it lay) and is sighted again where it comes back into view; where it
+    /// was first seen does not change.
+    #[test]
+    fn a_piece_found_again_after_a_hand_is_sighted_where_it_reappears() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for i in 0..3 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::Black, 100.0, 100.0)]),
+            );
+        }
+        let hand = Occluder {
+            min: Point2::new(80.0, 80.0),
+            max: Point2::new(300.0, 300.0),
+            cause: OcclusionCause::Hand,
+            enters_from: None,
+        };
+        for i in 3..6 {
+            let mut d = frame(i, vec![]);
+            d.occluders.push(hand);
+            tracker.update(&d);
+        }
+        feed(
+            &mut tracker,
+            frame(6, vec![disc(Piece::Black, 160.0, 200.0)]),
+        );
+        feed(
+            &mut tracker,
+            frame(7, vec![disc(Piece::Black, 160.0, 230.0)]),
+        );
+        let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
+        assert_eq!(black.first_seen_at(), Point2::new(100.0, 100.0));
+        assert_eq!(black.sighted_at(), Point2::new(160.0, 200.0));
+        assert_eq!(tracker.tracks().count(), 1);
     }
 
     #[test]
