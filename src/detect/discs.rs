@@ -26,6 +26,10 @@ use crate::template::{TemplateError, TemplateFrame};
 /// learning round it (see [`Detector::held_radius_px`]).
 const HELD_RADIUS_FRACTION: f64 = 1.4;
 
+/// How far (mm) round a hand [`Detector::search_faint`] does not look: its
+/// shadow and the fingers' blur.
+const FAINT_COVER_MARGIN_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
+
 /// Frames a disc found by [`Detector::search_faint`] must have held still...
 const FAINT_STILL_FRAMES: u8 = 5;
 
@@ -751,13 +755,15 @@ impl Detector {
     /// Carrommen too close to the board's colour to show as foreground, at
     /// most one for each of `wanted` (the kinds of the pieces lost), found
     /// against the board kept when they were lost. `accounted` are the discs
-    /// already followed (centre in board mm, radius mm), not looked at.
-    /// Where one is found, the empty-board model there goes back to the
-    /// board as kept, undoing what it learned of the piece.
+    /// already followed (centre in board mm, radius mm), not looked at, nor
+    /// is anywhere near `covered` (hands over the board). Where one is found,
+    /// the empty-board model there goes back to the board as kept, undoing
+    /// what it learned of the piece.
     pub fn search_faint(
         &mut self,
         view: &Rectified,
         accounted: &[(Point2<f64>, f64)],
+        covered: &[Occluder],
         wanted: &[Piece],
     ) -> Result<Vec<Detection>, DetectError> {
         let bytes = self.bytes_of(&view.image, view.index)?;
@@ -775,11 +781,26 @@ impl Detector {
                 (px.x, px.y, (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm)
             })
             .collect();
+        let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
+        let covered: Vec<(usize, usize, usize, usize)> = covered
+            .iter()
+            .map(|o| {
+                let m = FAINT_COVER_MARGIN_MM;
+                let a = self
+                    .frame
+                    .board_to_px(Point2::new(o.min.x - m, o.max.y + m));
+                let b = self
+                    .frame
+                    .board_to_px(Point2::new(o.max.x + m, o.min.y - m));
+                (clamp(a.x), clamp(a.y), clamp(b.x), clamp(b.y))
+            })
+            .collect();
         let found = search.find(
             bytes,
             background.gain(),
             &self.frame,
             &exclude,
+            &covered,
             wanted.len(),
         );
         let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;

@@ -136,14 +136,16 @@ impl FaintSearch {
     /// Carrommen in `bgr` (the top view, `frame`'s layout) that differ from
     /// the kept board, strongest first, at most `wanted`. `exclude` are discs
     /// already accounted for (centre column, row, radius in pixels): tracked
-    /// pieces, tentative ones. `gain` is this frame's lamp gain against the
-    /// model.
+    /// pieces, tentative ones; `covered` are boxes (first column, first row,
+    /// last column, last row, in pixels) not looked in: hands. `gain` is this
+    /// frame's lamp gain against the model.
     pub fn find(
         &mut self,
         bgr: &[u8],
         gain: f32,
         frame: &TemplateFrame,
         exclude: &[(f64, f64, f64)],
+        covered: &[(usize, usize, usize, usize)],
         wanted: usize,
     ) -> Vec<FaintDisc> {
         let side = self.side;
@@ -158,6 +160,11 @@ impl FaintSearch {
         for &(column, row, r) in exclude {
             for i in background::disc_pixels(side, side, column, row, r) {
                 usable[i] = false;
+            }
+        }
+        for &(x0, y0, x1, y1) in covered {
+            for row in usable.chunks_exact_mut(side).take(y1 + 1).skip(y0) {
+                row[x0.min(side)..(x1 + 1).min(side)].fill(false);
             }
         }
         // Only the playing surface: the frame and the table are not searched.
@@ -416,7 +423,7 @@ mod tests {
         let mut now = wood(side, 2);
         let at = frame.board_to_px(Point2::new(-252.0, -288.0));
         paint_white(&mut now, side, at.x, at.y);
-        let found = search.find(&now, 1.0, &frame, &[], 2);
+        let found = search.find(&now, 1.0, &frame, &[], &[], 2);
         assert_eq!(found.len(), 1, "{found:?}");
         let disc = found[0];
         assert!(
@@ -424,8 +431,15 @@ mod tests {
             "{disc:?} vs {at:?}"
         );
         // The same disc where a tracked piece is said to be is not looked for.
-        let excluded = search.find(&now, 1.0, &frame, &[(at.x, at.y, 12.0)], 2);
+        let excluded = search.find(&now, 1.0, &frame, &[(at.x, at.y, 12.0)], &[], 2);
         assert!(excluded.is_empty(), "{excluded:?}");
+        // Nor where a hand (a box over part of it) covers it.
+        let (x, y) = (at.x.round() as usize, at.y.round() as usize);
+        let covered = search.find(&now, 1.0, &frame, &[], &[(x - 2, y - 20, x + 20, y + 2)], 2);
+        assert!(covered.is_empty(), "{covered:?}");
+        // A hand elsewhere hides nothing.
+        let elsewhere = search.find(&now, 1.0, &frame, &[], &[(0, 0, 40, 40)], 2);
+        assert_eq!(elsewhere.len(), 1, "{elsewhere:?}");
     }
 
     #[test]
@@ -439,7 +453,7 @@ mod tests {
             .iter()
             .map(|&v| (f32::from(v) * 1.1).min(255.0) as u8)
             .collect();
-        assert!(search.find(&brighter, 1.1, &frame, &[], 3).is_empty());
+        assert!(search.find(&brighter, 1.1, &frame, &[], &[], 3).is_empty());
     }
 
     #[test]
@@ -459,7 +473,7 @@ mod tests {
         let mut now = wood(side, 6);
         paint_white(&mut now, side, at.x, at.y);
         paint_white(&mut now, side, lost.x, lost.y);
-        let found = search.find(&now, 1.0, &frame, &[], 3);
+        let found = search.find(&now, 1.0, &frame, &[], &[], 3);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!((found[0].column - lost.x).abs() < 1.0 && (found[0].row - lost.y).abs() < 1.0);
     }

@@ -22,9 +22,9 @@ use crate::detect::colours::ColourModelError;
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::{
     BoardCamera, ColourModels, DetectError, Detector, DetectorOptions, Frame, FrameReader,
-    Rectified, TopView, TopViewError, VideoError,
+    Occluder, Rectified, TopView, TopViewError, VideoError,
 };
-use crate::geometry::Seat;
+use crate::geometry::{seat_markings, Seat};
 use crate::rules::Engine;
 use crate::sim::video::{ClipWriter, VideoError as WriterError};
 use crate::track::{TrackEvent, TrackFrame, Tracker, TrackerOptions};
@@ -542,16 +542,24 @@ fn process_frame(
         return Ok((tracker.seed(&detections), detections.break_arrangement));
     }
     let mut tracks = tracker.update(&detections);
-    look_again_for_lost_pieces(rectified, detector, tracker, &mut tracks)?;
+    look_again_for_lost_pieces(
+        rectified,
+        &detections.occluders,
+        detector,
+        tracker,
+        &mut tracks,
+    )?;
     Ok((tracks, false))
 }
 
 /// A piece lost from sight may lie still where it barely differs from the
 /// board (a white on light wood): the board is kept from the moment it was
-/// lost, and once nothing moves and no hand is over the board, the detector
-/// looks for it against that board.
+/// lost, and once nothing moves, the detector looks for it against that
+/// board, away from the hands over it (`occluders`): the next player's arm
+/// reaching for the striker must not keep the pieces lost until it leaves.
 fn look_again_for_lost_pieces(
     rectified: &Rectified,
+    occluders: &[Occluder],
     detector: &mut Detector,
     tracker: &mut Tracker,
     tracks: &mut TrackFrame,
@@ -578,11 +586,10 @@ fn look_again_for_lost_pieces(
     if !rectified.index.is_multiple_of(LOOK_AGAIN_EVERY_FRAMES) {
         return Ok(());
     }
-    let still = !tracks.hand_present
-        && tracker
-            .tracks()
-            .chain(tracker.tentative())
-            .all(|track| track.speed() < STILL_MM_S);
+    let still = tracker
+        .tracks()
+        .chain(tracker.tentative())
+        .all(|track| track.speed() < STILL_MM_S);
     if !still {
         return Ok(());
     }
@@ -592,10 +599,27 @@ fn look_again_for_lost_pieces(
         .map(|track| (track.position, track.radius_mm()))
         .collect();
     let found = detector
-        .search_faint(rectified, &accounted, &missing)
+        .search_faint(rectified, &accounted, &not_searched(occluders), &missing)
         .map_err(StageError::Detect)?;
     tracker.refind(&found, tracks);
     Ok(())
+}
+
+/// Where [`look_again_for_lost_pieces`] does not look: under the hands, and
+/// along the base lines of each hand's seat, where its player sets the
+/// striker down (a pale striker there passes for a lost white).
+fn not_searched(occluders: &[Occluder]) -> Vec<Occluder> {
+    let lines = occluders.iter().filter_map(|o| {
+        let seat = o.enters_from?;
+        let corners = seat_markings(seat).zone.corners;
+        let (min, max) = corners
+            .iter()
+            .fold((corners[0], corners[0]), |(min, max), c| {
+                (min.inf(c), max.sup(c))
+            });
+        Some(Occluder { min, max, ..*o })
+    });
+    occluders.iter().copied().chain(lines).collect()
 }
 
 /// [`look_again_for_lost_pieces`] looks on every this many frames.
@@ -834,5 +858,39 @@ impl Overlay {
             .finish()
             .map(|_| ())
             .map_err(|source| SessionError::Overlay { path, source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::OcclusionCause;
+    use crate::geometry::spec::{
+        BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
+    };
+
+    #[test]
+    fn the_look_again_skips_hands_and_the_base_lines_of_their_seats() {
+        let hand = Occluder {
+            min: Point2::new(-60.0, 150.0),
+            max: Point2::new(20.0, 370.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::North),
+        };
+        let unknown = Occluder {
+            min: Point2::new(100.0, -50.0),
+            max: Point2::new(150.0, 0.0),
+            cause: OcclusionCause::UnknownBackground,
+            enters_from: None,
+        };
+        let skipped = not_searched(&[hand, unknown]);
+        assert_eq!(skipped.len(), 3, "{skipped:?}");
+        assert_eq!(&skipped[..2], &[hand, unknown]);
+        let lines = skipped[2];
+        // North's band, from one base circle's rim to the other's.
+        assert!((lines.min.y - BASE_BAND_FAR_EDGE_FROM_CENTRE_MM).abs() < 1e-9);
+        assert!((lines.max.y - BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM).abs() < 1e-9);
+        assert!(lines.min.x < -230.0 && lines.max.x > 230.0, "{lines:?}");
+        assert_eq!(lines.cause, OcclusionCause::Hand);
     }
 }
