@@ -604,8 +604,7 @@ impl StrokeMachine {
                 // along the base lines is fine), and first seen on the
                 // lines or past them, never between them and the player
                 // (where an arm reaching in is).
-                let inward = -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords;
-                let not_drawn_back = t.velocity.dot(&inward) > -DRAWN_BACK_COS * t.speed();
+                let not_drawn_back = t.velocity.dot(&inward(seat)) > -DRAWN_BACK_COS * t.speed();
                 let past_the_lines = rotate_from_seat(t.first_seen_at(), seat).y
                     >= -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + STRIKER_RADIUS_MM);
                 (arm_just_now && not_drawn_back && past_the_lines).then_some((t, seat))
@@ -1547,19 +1546,22 @@ struct Launch {
 
 /// The seat a striker seen only in motion (its placement hidden under the
 /// hand) was played from: the first seat's base lines met walking back along
-/// its path from where it came into sight. That is first where it was last
-/// found after going unseen (a striker picked up, placed and struck under
-/// the hand comes out from under it), then where its track began (a
-/// striker first seen in flight, perhaps lost for a frame since). `None`
-/// when its path leads back to no seat: a disc of the striker's size in
-/// motion that was never played from a seat (two touching carrommen, a
-/// blurred streak).
+/// its path from where it came into sight, which is where it was last found
+/// after going unseen (a striker picked up, placed and struck under the
+/// hand comes out from under it) or where its track began (a striker first
+/// seen in flight, perhaps lost for a frame since). Where both lead to base
+/// lines, the seat it went forward from wins: a striker found again by a
+/// neighbour's lines and speeding along them was struck from the lines it
+/// is leaving, not along another's. `None` when its path leads back to no
+/// seat: a disc of the striker's size in motion that was never played from
+/// a seat (two touching carrommen, a blurred streak).
 fn launch_seat(striker: &Track) -> Option<Launch> {
     let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
     let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
+    let forward = |launch: &Launch| striker.velocity.dot(&inward(launch.seat));
     [striker.sighted_at(), striker.first_seen_at()]
         .into_iter()
-        .find_map(|from| {
+        .filter_map(|from| {
             (0..=steps).find_map(|k| {
                 let travelled = k as f64 * LAUNCH_SEARCH_STEP_MM;
                 seat_at(from + back * travelled).map(|seat| Launch {
@@ -1569,6 +1571,18 @@ fn launch_seat(striker: &Track) -> Option<Launch> {
                 })
             })
         })
+        .reduce(|best, other| {
+            if forward(&other) > forward(&best) {
+                other
+            } else {
+                best
+            }
+        })
+}
+
+/// The direction from a seat's player into the board.
+fn inward(seat: Seat) -> Vector2<f64> {
+    -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords
 }
 
 #[cfg(test)]
@@ -1829,6 +1843,38 @@ mod tests {
             }
             _ => (
                 vec![disc(Piece::Striker, sighted + heading * 300.0)],
+                vec![],
+            ),
+        }));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
+    }
+
+    /// The striker glimpsed on north's lines at their west end, then hidden
+    /// (no arm's seat known), found again by the west seat's lines and seen
+    /// speeding south: both places it came into sight lead back to base
+    /// lines, and it went forward from north's, along west's.
+    #[test]
+    fn a_striker_found_again_by_a_neighbours_lines_was_struck_forward_from_its_own() {
+        let glimpsed = Point2::new(-215.0, 259.0);
+        let west_lines = Point2::new(-266.0, 232.0);
+        assert_eq!(seat_at(glimpsed), Some(Seat::North));
+        assert_eq!(seat_at(west_lines), Some(Seat::West));
+        let hand = Occluder {
+            min: glimpsed - Vector2::new(40.0, 40.0),
+            max: glimpsed + Vector2::new(40.0, 300.0),
+            cause: OcclusionCause::Hand,
+            enters_from: None,
+        };
+        let strokes = run_with_hands((0..60u32).map(|i| match i {
+            0..2 => (vec![disc(Piece::Striker, glimpsed)], vec![]),
+            2..10 => (vec![], vec![hand]),
+            10..20 => {
+                let at = west_lines - Vector2::new(0.0, 40.0 * f64::from(i - 10));
+                (vec![disc(Piece::Striker, at)], vec![])
+            }
+            _ => (
+                vec![disc(Piece::Striker, west_lines - Vector2::new(0.0, 360.0))],
                 vec![],
             ),
         }));
