@@ -26,6 +26,22 @@ use crate::template::{TemplateError, TemplateFrame};
 /// learning round it (see [`Detector::held_radius_px`]).
 const HELD_RADIUS_FRACTION: f64 = 1.4;
 
+/// The pixels (first column, first row, last column, last row) of a
+/// `side`-pixel top view laid out by `frame` that `occluder`'s box covers,
+/// grown by `margin_mm` on every side and clipped to the view.
+fn px_box(
+    frame: &TemplateFrame,
+    occluder: &Occluder,
+    margin_mm: f64,
+    side: usize,
+) -> (usize, usize, usize, usize) {
+    let m = margin_mm;
+    let a = frame.board_to_px(Point2::new(occluder.min.x - m, occluder.max.y + m));
+    let b = frame.board_to_px(Point2::new(occluder.max.x + m, occluder.min.y - m));
+    let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
+    (clamp(a.x), clamp(a.y), clamp(b.x), clamp(b.y))
+}
+
 /// How far (mm) round a hand [`Detector::search_faint`] does not look: its
 /// shadow and the fingers' blur.
 const FAINT_COVER_MARGIN_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
@@ -697,11 +713,9 @@ impl Detector {
         // Nothing under a hand is learned: it may hide pieces no track holds
         // yet (the break cluster under the hand that arranged it).
         for hand in occluders.iter().filter(|o| o.cause == OcclusionCause::Hand) {
-            let a = self.frame.board_to_px(Point2::new(hand.min.x, hand.max.y));
-            let b = self.frame.board_to_px(Point2::new(hand.max.x, hand.min.y));
-            let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
-            for y in clamp(a.y)..=clamp(b.y) {
-                self.busy[y * side + clamp(a.x)..=y * side + clamp(b.x)]
+            let (x0, y0, x1, y1) = px_box(&self.frame, hand, 0.0, side);
+            for y in y0..=y1 {
+                self.busy[y * side + x0..=y * side + x1]
                     .iter_mut()
                     .for_each(|v| *v = background::UNDER_HAND);
             }
@@ -781,19 +795,9 @@ impl Detector {
                 (px.x, px.y, (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm)
             })
             .collect();
-        let clamp = |v: f64| (v.max(0.0) as usize).min(side - 1);
         let covered: Vec<(usize, usize, usize, usize)> = covered
             .iter()
-            .map(|o| {
-                let m = FAINT_COVER_MARGIN_MM;
-                let a = self
-                    .frame
-                    .board_to_px(Point2::new(o.min.x - m, o.max.y + m));
-                let b = self
-                    .frame
-                    .board_to_px(Point2::new(o.max.x + m, o.min.y - m));
-                (clamp(a.x), clamp(a.y), clamp(b.x), clamp(b.y))
-            })
+            .map(|o| px_box(&self.frame, o, FAINT_COVER_MARGIN_MM, side))
             .collect();
         let found = search.find(
             bytes,
