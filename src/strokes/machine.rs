@@ -21,8 +21,8 @@ use crate::geometry::spec::{
     STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    nearest_pocket, pocket_centre, rotate_from_seat, rotate_to_seat, seat_at, striker_placement,
-    Piece, Placement, Pocket, Seat,
+    nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat, seat_at,
+    striker_placement, Piece, Placement, Pocket, Seat,
 };
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
@@ -1582,18 +1582,18 @@ fn launch_seat(striker: &Track) -> Option<Launch> {
 
 /// The direction from a seat's player into the board.
 fn inward(seat: Seat) -> Vector2<f64> {
-    -rotate_to_seat(Point2::new(0.0, -1.0), seat).coords
+    rotate_vector_to_seat(Vector2::new(0.0, 1.0), seat)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::detect::{Detection, Detections, Occluder, OcclusionCause};
-    use crate::geometry::pocket_centre;
     use crate::geometry::spec::{
         BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
     };
     use crate::geometry::Pocket;
+    use crate::geometry::{pocket_centre, rotate_to_seat};
     use crate::track::{Tracker, TrackerOptions};
 
     const FRAME_S: f64 = 1.0 / 30.0;
