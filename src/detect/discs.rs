@@ -1099,9 +1099,13 @@ fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] 
     let y1 = ((y + radius).ceil().max(0.0) as usize).min(side - 1);
     let x0 = (x - radius).floor().max(0.0) as usize;
     let x1 = ((x + radius).ceil().max(0.0) as usize).min(side - 1);
+    // Squared distances: this runs for every piece on every frame, and
+    // `hypot`'s care for overflow costs more than the rest of the loop.
+    let radius_squared = radius * radius;
     for py in y0..=y1 {
         for px in x0..=x1 {
-            if (px as f64 - x).hypot(py as f64 - y) <= radius {
+            let (dx, dy) = (px as f64 - x, py as f64 - y);
+            if dx * dx + dy * dy <= radius_squared {
                 let i = 3 * (py * side + px);
                 for c in 0..3 {
                     sum[c] += f64::from(bytes[i + c]);
@@ -1121,9 +1125,11 @@ fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64, mark: u8
     let y1 = ((y + radius).ceil().max(0.0) as usize).min(side - 1);
     let x0 = (x - radius).floor().max(0.0) as usize;
     let x1 = ((x + radius).ceil().max(0.0) as usize).min(side - 1);
+    let radius_squared = radius * radius;
     for py in y0..=y1 {
         for px in x0..=x1 {
-            if (px as f64 - x).hypot(py as f64 - y) <= radius {
+            let (dx, dy) = (px as f64 - x, py as f64 - y);
+            if dx * dx + dy * dy <= radius_squared {
                 busy[py * side + px] = mark;
             }
         }

@@ -181,17 +181,17 @@ impl FaintSearch {
         self.difference.clear();
         self.difference.resize(n, 0.0);
         for y in y0..=y1 {
-            for x in x0..=x1 {
-                let i = y * side + x;
-                if !usable[i] {
-                    continue;
-                }
-                let mut largest = 0.0f32;
-                for c in 0..3 {
-                    let d = (f32::from(bgr[3 * i + c]) - gain * self.reference[3 * i + c]).abs();
-                    largest = largest.max(d);
-                }
-                self.difference[i] = largest;
+            let (first, end) = (y * side + x0, y * side + x1 + 1);
+            let pixels = bgr[3 * first..3 * end].chunks_exact(3);
+            let board = self.reference[3 * first..3 * end].chunks_exact(3);
+            let outs = self.difference[first..end]
+                .iter_mut()
+                .zip(&usable[first..end]);
+            for ((out, &compared), (pixel, board)) in outs.zip(pixels.zip(board)) {
+                let largest = (0..3)
+                    .map(|c| (f32::from(pixel[c]) - gain * board[c]).abs())
+                    .fold(0.0f32, f32::max);
+                *out = if compared { largest } else { 0.0 };
             }
         }
         for (y, row) in usable.chunks_exact_mut(side).enumerate() {
@@ -202,7 +202,7 @@ impl FaintSearch {
                 row[x1 + 1..].fill(false);
             }
         }
-        self.summed_areas(&usable);
+        self.summed_areas(&usable, (x0, y0, x1, y1));
         let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0) as usize;
         let ring_inner = radius.ceil() as usize + RING_GAP_PX;
         let ring_outer = ring_inner + RING_WIDTH_PX;
@@ -226,6 +226,12 @@ impl FaintSearch {
                 if f64::from(inner_count) < MIN_INNER_VALID * inner_area {
                     continue;
                 }
+                let inside = inner_sum / f64::from(inner_count);
+                // The ring's differences are never negative, so a disc whose
+                // inside is below the threshold cannot score above it.
+                if inside < f64::from(MIN_CONTRAST) {
+                    continue;
+                }
                 let (outer_sum, outer_count) = self.square(x, y, ring_outer);
                 let (hole_sum, hole_count) = self.square(x, y, ring_inner);
                 let ring_count = outer_count - hole_count;
@@ -233,7 +239,6 @@ impl FaintSearch {
                 if f64::from(ring_count) < MIN_RING_VALID * ring_area {
                     continue;
                 }
-                let inside = inner_sum / f64::from(inner_count);
                 let ring = (outer_sum - hole_sum) / f64::from(ring_count);
                 scores[y * side + x] = (inside - ring) as f32;
             }
@@ -276,17 +281,20 @@ impl FaintSearch {
     }
 
     /// Summed-area tables of the difference and of the usable pixels, one
-    /// row and column larger than the view.
-    fn summed_areas(&mut self, usable: &[bool]) {
+    /// row and column larger than the view, filled within `region` (first
+    /// column, first row, last column, last row): nothing outside it is
+    /// usable, and no square reaches beyond it.
+    fn summed_areas(&mut self, usable: &[bool], region: (usize, usize, usize, usize)) {
+        let (x0, y0, x1, y1) = region;
         let side = self.side;
         let stride = side + 1;
         self.sums.clear();
         self.sums.resize(stride * stride, 0.0);
         self.counts.clear();
         self.counts.resize(stride * stride, 0);
-        for y in 0..side {
+        for y in y0..=y1 {
             let (mut row_sum, mut row_count) = (0.0f64, 0u32);
-            for x in 0..side {
+            for x in x0..=x1 {
                 let i = y * side + x;
                 if usable[i] {
                     row_sum += f64::from(self.difference[i]);
@@ -319,15 +327,31 @@ impl FaintSearch {
     /// only to a pixel or two, and a weighted mean is pulled towards the
     /// board's ink under a piece (a base line differs from a coin far more
     /// than the wood does); the disc's edge is where the difference steps.
+    /// Whole pixels are tried first and quarter pixels round the best of
+    /// them: a sixth of the discs a quarter-pixel sweep of the whole reach
+    /// would measure.
     fn centre(&self, x: usize, y: usize, radius: f64, usable: &[bool]) -> (f64, f64) {
-        let reach = CENTRE_SEARCH_PX;
-        let steps = (reach / CENTRE_STEP_PX).round() as i32;
-        let mut best = (f64::MIN, x as f64, y as f64);
+        let coarse = self.best_centre((x as f64, y as f64), CENTRE_SEARCH_PX, 1.0, radius, usable);
+        self.best_centre(coarse, 1.0 - CENTRE_STEP_PX, CENTRE_STEP_PX, radius, usable)
+    }
+
+    /// The centre with the greatest [`Self::disc_contrast`] on the grid of
+    /// `step` pixels reaching `reach` each way from `around`.
+    fn best_centre(
+        &self,
+        around: (f64, f64),
+        reach: f64,
+        step: f64,
+        radius: f64,
+        usable: &[bool],
+    ) -> (f64, f64) {
+        let steps = (reach / step).round() as i32;
+        let mut best = (f64::MIN, around.0, around.1);
         for sy in -steps..=steps {
             for sx in -steps..=steps {
                 let (cx, cy) = (
-                    x as f64 + f64::from(sx) * CENTRE_STEP_PX,
-                    y as f64 + f64::from(sy) * CENTRE_STEP_PX,
+                    around.0 + f64::from(sx) * step,
+                    around.1 + f64::from(sy) * step,
                 );
                 let score = self.disc_contrast(cx, cy, radius, usable);
                 if score > best.0 {
@@ -373,7 +397,7 @@ impl FaintSearch {
 /// [`FaintSearch::centre`] looks this far (pixels) each way from the peak...
 const CENTRE_SEARCH_PX: f64 = 3.0;
 
-/// ...in steps of this much.
+/// ...to the nearest this much.
 const CENTRE_STEP_PX: f64 = 0.25;
 
 #[cfg(test)]

@@ -458,8 +458,11 @@ impl Anchors {
                 for y in top..top + CELL_PX {
                     for x in left..left + CELL_PX {
                         let i = y * width + x;
-                        let magnitude = gx[i].hypot(gy[i]);
-                        if magnitude >= MIN_EDGE && best.is_none_or(|(m, _, _)| magnitude > m) {
+                        // Squared: the order is the same, without a root per pixel.
+                        let magnitude = gx[i] * gx[i] + gy[i] * gy[i];
+                        if magnitude >= MIN_EDGE * MIN_EDGE
+                            && best.is_none_or(|(m, _, _)| magnitude > m)
+                        {
                             best = Some((magnitude, x, y));
                         }
                     }
