@@ -844,6 +844,11 @@ impl StrokeMachine {
                             (!hand_present && on_a_steady_course(&self.recent, id))
                                 .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
                                 .flatten()
+                                .or_else(|| {
+                                    let velocity = knocked_from_rest(&self.recent, id)
+                                        .filter(|_| !hand_present)?;
+                                    pocket_ahead(last_seen, velocity, velocity.norm())
+                                })
                         } else {
                             // A disc seen knocking it is evidence a hand is not.
                             knocked_towards(&self.recent, id, last_seen, striker)
@@ -1451,6 +1456,34 @@ fn on_a_steady_course(recent: &VecDeque<Positions>, id: TrackId) -> bool {
     };
     steady_course(velocity(a, b), velocity(b, c))
 }
+
+/// The velocity (mm/s) of `id` if it lay still over the `recent` frames and
+/// was then seen once away from where it lay, and lost: a piece knocked from
+/// rest leaves in a straight line, so that one step is its course. (A white
+/// on light wood is seen moving for a frame, if at all; there is no second
+/// step to check the course by, as [`on_a_steady_course`] does.)
+fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
+    let mut sightings = recent
+        .iter()
+        .rev()
+        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)));
+    let (moved_t, moved) = sightings.next()?;
+    let lying: Vec<(f64, Point2<f64>)> = sightings.take(LAY_STILL_FRAMES).collect();
+    let &(lay_t, lay) = lying.first()?;
+    let still = lying.len() == LAY_STILL_FRAMES
+        && lying
+            .iter()
+            .all(|(_, at)| (at - lay).norm() <= LAY_STILL_WITHIN_MM);
+    let step = moved - lay;
+    (still && step.norm() > LAY_STILL_WITHIN_MM).then(|| step / (moved_t - lay_t).max(1e-6))
+}
+
+/// Sightings in one place that make a piece lying still for
+/// [`knocked_from_rest`]...
+const LAY_STILL_FRAMES: usize = 3;
+
+/// ...within this distance (mm) of each other.
+const LAY_STILL_WITHIN_MM: f64 = 2.0;
 
 /// A disc slower than this (mm/s) knocks nothing anywhere.
 const KNOCK_MIN_SPEED_MM_S: f64 = 300.0;
@@ -2241,17 +2274,50 @@ mod tests {
         );
     }
 
+    /// Frames in which track 3 was seen along `path`, one a frame.
+    fn recent(path: &[(f64, f64)]) -> VecDeque<Positions> {
+        path.iter()
+            .enumerate()
+            .map(|(i, &(x, y))| Positions {
+                t: i as f64 * FRAME_S,
+                discs: vec![(TrackId(3), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_piece_seen_once_off_where_it_lay_goes_along_that_step() {
+        // Clip 2200's white: lying by the SE pocket, seen once 65 mm on, lost.
+        let lay = (227.0, -153.0);
+        let mut knocked = recent(&[lay, lay, lay, lay, (244.0, -180.0), (261.0, -208.0)]);
+        knocked.remove(4); // unseen for a frame
+        let velocity = knocked_from_rest(&knocked, TrackId(3));
+        assert!(
+            velocity.is_some_and(|v| (v.norm() - 970.0).abs() < 10.0),
+            "{velocity:?}"
+        );
+        let velocity = velocity.unwrap_or_default();
+        assert_eq!(
+            pocket_ahead(Point2::new(261.0, -208.0), velocity, velocity.norm()),
+            Some(Pocket::Se)
+        );
+        // Moving before: no place it lay; lying for two frames only: not
+        // surely still.
+        assert_eq!(
+            knocked_from_rest(
+                &recent(&[(0.0, 0.0), (9.0, -9.0), (18.0, -18.0), (60.0, -60.0)]),
+                TrackId(3)
+            ),
+            None
+        );
+        assert_eq!(
+            knocked_from_rest(&recent(&[lay, lay, (261.0, -208.0)]), TrackId(3)),
+            None
+        );
+    }
+
     #[test]
     fn only_a_piece_seen_on_a_steady_course_heads_anywhere() {
-        let recent = |path: &[(f64, f64)]| -> VecDeque<Positions> {
-            path.iter()
-                .enumerate()
-                .map(|(i, &(x, y))| Positions {
-                    t: i as f64 * FRAME_S,
-                    discs: vec![(TrackId(3), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
-                })
-                .collect()
-        };
         // Sliding straight on, slowing a little.
         assert!(on_a_steady_course(
             &recent(&[(0.0, 0.0), (40.0, -40.0), (78.0, -78.0)]),
