@@ -841,9 +841,12 @@ impl StrokeMachine {
                             // heading measured off a track pulled to and fro
                             // (pieces scattering from a cluster swap their
                             // tracks) points nowhere in particular.
-                            (!hand_present && on_a_steady_course(&self.recent, id))
-                                .then(|| pocket_ahead(last_seen, heading_to - last_seen, speed))
+                            let heading = heading_to - last_seen;
+                            (!hand_present)
+                                .then(|| steady_course_of(&self.recent, id))
                                 .flatten()
+                                .filter(|&seen| along_the_course(heading, seen))
+                                .and_then(|_| pocket_ahead(last_seen, heading, speed))
                                 .or_else(|| {
                                     let velocity = knocked_from_rest(&self.recent, id)
                                         .filter(|_| !hand_present)?;
@@ -1441,27 +1444,35 @@ fn knocked_towards(
     pocket_ahead(at, at - contact, speed)
 }
 
-/// Whether `id` kept a steady course over its last three sightings in the
-/// `recent` frames (see [`steady_course`]).
-fn on_a_steady_course(recent: &VecDeque<Positions>, id: TrackId) -> bool {
+/// The velocity (mm/s) over the last step of `id`, if it kept a steady
+/// course over its last three sightings in the `recent` frames (see
+/// [`steady_course`]).
+fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
     let mut sightings = recent
         .iter()
         .rev()
         .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)));
-    let (Some(c), Some(b), Some(a)) = (sightings.next(), sightings.next(), sightings.next()) else {
-        return false;
-    };
+    let (c, b, a) = (sightings.next()?, sightings.next()?, sightings.next()?);
     let velocity = |(t0, p0): (f64, Point2<f64>), (t1, p1): (f64, Point2<f64>)| {
         (p1 - p0) / (t1 - t0).max(1e-6)
     };
-    steady_course(velocity(a, b), velocity(b, c))
+    let last = velocity(b, c);
+    steady_course(velocity(a, b), last).then_some(last)
+}
+
+/// Whether `heading` turns less from the course `seen` than a sliding disc
+/// does between two frames: the tracker turns a piece lost at a cushion off
+/// it, and a course after a bounce nobody saw (spin and the cushion's give
+/// decide it) is no evidence of a pocket.
+fn along_the_course(heading: Vector2<f64>, seen: Vector2<f64>) -> bool {
+    heading.dot(&seen) >= STEADY_COURSE_COS * heading.norm() * seen.norm()
 }
 
 /// The velocity (mm/s) of `id` if it lay still over the `recent` frames and
 /// was then seen once away from where it lay, and lost: a piece knocked from
 /// rest leaves in a straight line, so that one step is its course. (A white
 /// on light wood is seen moving for a frame, if at all; there is no second
-/// step to check the course by, as [`on_a_steady_course`] does.)
+/// step to check the course by, as [`steady_course_of`] does.)
 fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
     let mut sightings = recent
         .iter()
@@ -2318,25 +2329,28 @@ mod tests {
 
     #[test]
     fn only_a_piece_seen_on_a_steady_course_heads_anywhere() {
-        // Sliding straight on, slowing a little.
-        assert!(on_a_steady_course(
-            &recent(&[(0.0, 0.0), (40.0, -40.0), (78.0, -78.0)]),
-            TrackId(3)
-        ));
+        let course = |path: &[(f64, f64)]| steady_course_of(&recent(path), TrackId(3));
+        // Sliding straight on, slowing a little: the last step's velocity.
+        let sliding = course(&[(0.0, 0.0), (40.0, -40.0), (78.0, -78.0)]);
+        assert!(
+            sliding.is_some_and(|v| (v - Vector2::new(38.0, -38.0) / FRAME_S).norm() < 1e-6),
+            "{sliding:?}"
+        );
         // Knocked about in a cluster: turned back, or stopped and shot off.
-        assert!(!on_a_steady_course(
-            &recent(&[(0.0, 0.0), (40.0, -40.0), (10.0, -50.0)]),
-            TrackId(3)
-        ));
-        assert!(!on_a_steady_course(
-            &recent(&[(0.0, 0.0), (5.0, -5.0), (45.0, -45.0)]),
-            TrackId(3)
-        ));
+        assert_eq!(course(&[(0.0, 0.0), (40.0, -40.0), (10.0, -50.0)]), None);
+        assert_eq!(course(&[(0.0, 0.0), (5.0, -5.0), (45.0, -45.0)]), None);
         // Seen twice only: no course to judge by.
-        assert!(!on_a_steady_course(
-            &recent(&[(40.0, -40.0), (78.0, -78.0)]),
-            TrackId(3)
-        ));
+        assert_eq!(course(&[(40.0, -40.0), (78.0, -78.0)]), None);
+    }
+
+    #[test]
+    fn a_heading_turned_off_a_cushion_is_not_the_course_seen() {
+        // Clip 2206's black: seen heading east-south-east into the east
+        // cushion, lost there, and turned by the tracker towards the SW
+        // pocket 885 mm away.
+        let seen = Vector2::new(71.0, -61.0) / (3.0 * FRAME_S);
+        assert!(!along_the_course(Vector2::new(-78.0, -60.0), seen));
+        assert!(along_the_course(Vector2::new(70.0, -58.0), seen));
     }
 
     #[test]
