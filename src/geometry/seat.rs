@@ -89,6 +89,15 @@ pub struct BaseLineZone {
 }
 
 impl BaseLineZone {
+    /// The zone's least and greatest corner (board mm): the zone is square
+    /// to the board's sides, so this is the zone itself.
+    pub fn bounds(&self) -> (Point2<f64>, Point2<f64>) {
+        let first = self.corners[0];
+        self.corners
+            .iter()
+            .fold((first, first), |(min, max), c| (min.inf(c), max.sup(c)))
+    }
+
     /// Whether a board point lies in the zone (edges included).
     pub fn contains(&self, point: Point2<f64>) -> bool {
         let local = rotate_from_seat(point, self.seat);
@@ -155,6 +164,20 @@ pub fn seat_at(point: Point2<f64>) -> Option<Seat> {
 mod tests {
     use super::*;
     use crate::geometry::spec::{BASE_LINE_SPACING_MM, HALF_SURFACE_MM};
+
+    #[test]
+    fn a_zones_bounds_are_its_corners_extremes() {
+        for seat in Seat::TURN_ORDER {
+            let zone = seat_markings(seat).zone;
+            let (min, max) = zone.bounds();
+            assert!(min.x < max.x && min.y < max.y, "{seat:?}");
+            for c in zone.corners {
+                assert!(c.x == min.x || c.x == max.x, "{seat:?} {c:?}");
+                assert!(c.y == min.y || c.y == max.y, "{seat:?} {c:?}");
+            }
+            assert!(zone.contains(nalgebra::center(&min, &max)), "{seat:?}");
+        }
+    }
 
     #[test]
     fn rotation_sends_south_to_each_side() {

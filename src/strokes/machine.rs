@@ -836,20 +836,19 @@ impl StrokeMachine {
                         Some(None)
                     }
                     Exit::Nowhere => {
-                        let pocket = if speed >= options.hit_speed {
-                            // A hand over the board hides what it moves; a
-                            // heading measured off a track pulled to and fro
-                            // (pieces scattering from a cluster swap their
-                            // tracks) points nowhere in particular.
+                        let pocket = if hand_present && speed >= options.hit_speed {
+                            // A hand over the board hides what it moves.
+                            None
+                        } else if speed >= options.hit_speed {
+                            // A heading measured off a track pulled to and
+                            // fro (pieces scattering from a cluster swap
+                            // their tracks) points nowhere in particular.
                             let heading = heading_to - last_seen;
-                            (!hand_present)
-                                .then(|| steady_course_of(&self.recent, id))
-                                .flatten()
+                            steady_course_of(&self.recent, id)
                                 .filter(|&seen| along_the_course(heading, seen))
                                 .and_then(|_| pocket_ahead(last_seen, heading, speed))
                                 .or_else(|| {
-                                    let velocity = knocked_from_rest(&self.recent, id)
-                                        .filter(|_| !hand_present)?;
+                                    let velocity = knocked_from_rest(&self.recent, id)?;
                                     pocket_ahead(last_seen, velocity, velocity.norm())
                                 })
                         } else {
@@ -1444,14 +1443,22 @@ fn knocked_towards(
     pocket_ahead(at, at - contact, speed)
 }
 
+/// Where and when (s) `id` was seen in the `recent` frames, latest first.
+fn sightings_back(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+) -> impl Iterator<Item = (f64, Point2<f64>)> + '_ {
+    recent
+        .iter()
+        .rev()
+        .filter_map(move |f| f.disc(id).map(|(at, _)| (f.t, at)))
+}
+
 /// The velocity (mm/s) over the last step of `id`, if it kept a steady
 /// course over its last three sightings in the `recent` frames (see
 /// [`steady_course`]).
 fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
-    let mut sightings = recent
-        .iter()
-        .rev()
-        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)));
+    let mut sightings = sightings_back(recent, id);
     let (c, b, a) = (sightings.next()?, sightings.next()?, sightings.next()?);
     let velocity = |(t0, p0): (f64, Point2<f64>), (t1, p1): (f64, Point2<f64>)| {
         (p1 - p0) / (t1 - t0).max(1e-6)
@@ -1474,10 +1481,7 @@ fn along_the_course(heading: Vector2<f64>, seen: Vector2<f64>) -> bool {
 /// on light wood is seen moving for a frame, if at all; there is no second
 /// step to check the course by, as [`steady_course_of`] does.)
 fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
-    let mut sightings = recent
-        .iter()
-        .rev()
-        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)));
+    let mut sightings = sightings_back(recent, id);
     let (moved_t, moved) = sightings.next()?;
     let lying: Vec<(f64, Point2<f64>)> = sightings.take(LAY_STILL_FRAMES).collect();
     let &(lay_t, lay) = lying.first()?;

@@ -610,13 +610,7 @@ fn look_again_for_lost_pieces(
 /// striker down (a pale striker there passes for a lost white).
 fn not_searched(occluders: &[Occluder]) -> Vec<Occluder> {
     let lines = occluders.iter().filter_map(|o| {
-        let seat = o.enters_from?;
-        let corners = seat_markings(seat).zone.corners;
-        let (min, max) = corners
-            .iter()
-            .fold((corners[0], corners[0]), |(min, max), c| {
-                (min.inf(c), max.sup(c))
-            });
+        let (min, max) = seat_markings(o.enters_from?).zone.bounds();
         Some(Occluder { min, max, ..*o })
     });
     occluders.iter().copied().chain(lines).collect()
