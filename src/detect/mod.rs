@@ -113,6 +113,13 @@ impl Detections {
         self.occluders.iter().any(|o| o.covers(point, margin_mm))
     }
 
+    /// Whether a board point is under a hand (not merely unknown background).
+    pub fn is_under_a_hand(&self, point: Point2<f64>, margin_mm: f64) -> bool {
+        self.occluders
+            .iter()
+            .any(|o| o.cause == OcclusionCause::Hand && o.covers(point, margin_mm))
+    }
+
     /// The seats whose players' arms are over the board in this frame.
     pub fn hand_seats(&self) -> Vec<Seat> {
         self.occluders

@@ -404,17 +404,29 @@ impl Tracker {
             &bounced,
             dt,
         );
-        // Second pass: a struck piece jumps; pair the rest by class over a wide gate.
+        // Second pass: a struck piece jumps; pair the rest by class over a wide
+        // gate. A carromman still under the hand that hid it has not jumped:
+        // a disc leaping away from the hand is the striker it just flicked
+        // (blurred, it can pass for a carromman). Only once the hand has gone
+        // may it have been moved.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             if track_matched[ti] {
                 continue;
             }
+            let still_under_hand = track.hidden
+                && track.piece != Piece::Striker
+                && detections.is_under_a_hand(track.position, track.radius_mm());
+            let jump = if still_under_hand {
+                self.options.gate_mm
+            } else {
+                self.options.jump_mm
+            };
             for (di, detection) in detections.discs.iter().enumerate() {
                 let distance = (detection.centre - predicted[ti]).norm();
                 if !detection_used[di]
                     && detection.piece == track.piece
-                    && distance <= self.options.jump_mm
+                    && distance <= jump
                     && within_reach(track, detection, dt)
                 {
                     pairs.push((distance, ti, di));
@@ -1195,6 +1207,40 @@ mod tests {
         assert_eq!(black.first_seen_at(), Point2::new(100.0, 100.0));
         assert_eq!(black.sighted_at(), Point2::new(160.0, 200.0));
         assert_eq!(tracker.tracks().count(), 1);
+    }
+
+    #[test]
+    fn a_piece_still_under_the_hand_does_not_leap_to_the_flicked_striker() {
+        // Clip 2157's last stroke: a white lies hidden under the striking
+        // hand; the striker shows up beside it, then, blurred, passes for a
+        // white 137 mm from the hidden one.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let white_at = Point2::new(-134.0, -337.0);
+        for i in 0..3 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, white_at.x, white_at.y)]),
+            );
+        }
+        let hand = Occluder {
+            min: Point2::new(-220.0, -370.0),
+            max: Point2::new(-100.0, -300.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(crate::geometry::Seat::South),
+        };
+        let under_hand = |index, discs| {
+            let mut d = frame(index, discs);
+            d.occluders.push(hand);
+            d
+        };
+        for i in 3..6 {
+            tracker.update(&under_hand(i, vec![]));
+        }
+        tracker.update(&under_hand(6, vec![disc(Piece::Striker, -210.0, -260.0)]));
+        tracker.update(&under_hand(7, vec![disc(Piece::White, -252.0, -268.0)]));
+        let white = tracker.tracks().find(|t| t.piece == Piece::White).unwrap();
+        assert!(white.hidden, "{white:?}");
+        assert_eq!(white.position, white_at);
     }
 
     #[test]
