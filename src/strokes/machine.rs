@@ -237,12 +237,48 @@ pub struct SeenStroke {
 
 impl SeenStroke {
     /// The contract stroke with the vision notes in `extra.vision`.
-    pub fn into_stroke(self) -> Stroke {
+    pub fn into_stroke(mut self) -> Stroke {
+        self.touch_from_carrommen_moved();
         let mut stroke = self.stroke;
         stroke.extra = serde_json::to_value(&self.vision)
             .ok()
             .map(|vision| serde_json::json!({ "vision": vision }));
         stroke
+    }
+
+    /// Only the striker sets carrommen and the Queen moving: one pocketed or
+    /// off the board during the stroke means it touched, even where the touch
+    /// itself was hidden (under the hand, or in a frame the striker was lost
+    /// in). One that fell only after the stroke had ended may have fallen by
+    /// itself, so it proves nothing.
+    fn touch_from_carrommen_moved(&mut self) {
+        if self.stroke.touched {
+            return;
+        }
+        let not_striker = |piece: Piece| piece != Piece::Striker;
+        let went_in = self
+            .stroke
+            .pocketed
+            .iter()
+            .find(|p| not_striker(p.piece) && !p.late)
+            .map(|p| (p.piece, p.t, "pocketed"));
+        let went_off = || {
+            self.stroke
+                .overboard
+                .iter()
+                .find(|p| not_striker(p.piece))
+                .map(|p| (p.piece, p.t, "off the board"))
+        };
+        if let Some((piece, t, how)) = went_in.or_else(went_off) {
+            self.stroke.touched = true;
+            self.vision.alerts.push(VisionNote {
+                t: t.or(self.stroke.t).unwrap_or(0.0),
+                message: format!(
+                    "the striker's touch was not seen; the {} {how} shows it touched",
+                    piece.name()
+                ),
+            });
+        }
     }
 }
 
@@ -1440,7 +1476,22 @@ fn knocked_towards(
         }
     }
     let (_, contact, speed) = earliest?;
-    pocket_ahead(at, at - contact, speed)
+    let knock = at - contact;
+    pocket_ahead(at, knock, speed).or_else(|| pocket_beside(at, knock))
+}
+
+/// A piece lying this near (mm, centre to pocket centre) a pocket and
+/// knocked towards it goes in, whatever the measured angle of the knock: a
+/// contact read off a blurred, fragmented striker is too rough to aim by
+/// over so short a way.
+const BESIDE_POCKET_MM: f64 = 4.0 * POCKET_RADIUS_MM;
+
+/// The pocket beside `at`, if the piece there was knocked towards it (less
+/// than a right angle off `knock`).
+fn pocket_beside(at: Point2<f64>, knock: Vector2<f64>) -> Option<Pocket> {
+    let (pocket, distance) = nearest_pocket(at);
+    let towards = pocket_centre(pocket) - at;
+    (distance <= BESIDE_POCKET_MM && towards.dot(&knock) > 0.0).then_some(pocket)
 }
 
 /// Where and when (s) `id` was seen in the `recent` frames, latest first.
@@ -2301,6 +2352,47 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_knocked_beside_a_pocket_goes_in_whatever_the_rough_angle() {
+        // Clip 2144: a white lying 80 mm from the NE pocket; a fragment of the
+        // blurred striker passes 25 mm from it, and the white is never seen again.
+        let lying = Point2::new(269.0, 325.0);
+        let passing = |from: (f64, f64), to: (f64, f64)| -> VecDeque<Positions> {
+            [from, to]
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y))| Positions {
+                    t: i as f64 * FRAME_S,
+                    discs: vec![(TrackId(7), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
+                })
+                .collect()
+        };
+        let struck = passing((266.0, 300.0), (284.0, 230.0));
+        // Straight along the measured knock, no pocket lies ahead...
+        assert_eq!(
+            pocket_ahead(lying, lying - Point2::new(266.0, 300.0), 4300.0),
+            None
+        );
+        // ...but the NE pocket is beside it, and the knock points its way.
+        assert_eq!(
+            knocked_towards(&struck, TrackId(3), lying, TrackId(9)),
+            Some(Pocket::Ne)
+        );
+        // Knocked from the pocket's side, it goes away from the pocket.
+        let from_the_corner = passing((300.0, 350.0), (296.0, 345.0));
+        assert_eq!(
+            knocked_towards(&from_the_corner, TrackId(3), lying, TrackId(9)),
+            None
+        );
+        // Far from any pocket the rough angle decides nothing.
+        let mid_board = Point2::new(150.0, 200.0);
+        let struck_mid = passing((147.0, 175.0), (165.0, 105.0));
+        assert_eq!(
+            knocked_towards(&struck_mid, TrackId(3), mid_board, TrackId(9)),
+            None
+        );
+    }
+
+    #[test]
     fn a_piece_seen_once_off_where_it_lay_goes_along_that_step() {
         // Clip 2200's white: lying by the SE pocket, seen once 65 mm on, lost.
         let lay = (227.0, -153.0);
@@ -2585,6 +2677,48 @@ mod tests {
             hand_present: false,
             hand_seats: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_piece_gone_in_or_off_shows_the_striker_touched() {
+        let untouched = || {
+            let mut stroke = stroke_seen(SeenCount::default());
+            stroke.stroke.touched = false;
+            stroke
+        };
+        let gone_in = |piece, late| PocketedPiece {
+            piece,
+            pocket: Some(Pocket::Nw),
+            t: Some(3.0),
+            late,
+        };
+        let mut black_in = untouched();
+        black_in.stroke.pocketed.push(gone_in(Piece::Black, false));
+        let logged = black_in.into_stroke();
+        assert!(logged.touched);
+        let alerts = logged.extra.as_ref().unwrap()["vision"]["alerts"].to_string();
+        assert!(alerts.contains("black pocketed"), "{alerts}");
+
+        let mut queen_off = untouched();
+        queen_off.stroke.overboard.push(OverboardPiece {
+            piece: Piece::Queen,
+            t: Some(2.5),
+        });
+        assert!(queen_off.into_stroke().touched);
+
+        // The striker alone in a pocket, or a piece that fell after the
+        // stroke had ended, says nothing of a touch.
+        let mut striker_in = untouched();
+        striker_in
+            .stroke
+            .pocketed
+            .push(gone_in(Piece::Striker, false));
+        striker_in.stroke.pocketed.push(gone_in(Piece::White, true));
+        let logged = striker_in.into_stroke();
+        assert!(!logged.touched);
+        assert!(logged.extra.as_ref().unwrap()["vision"]
+            .get("alerts")
+            .is_none());
     }
 
     #[test]
