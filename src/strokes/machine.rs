@@ -884,8 +884,9 @@ impl StrokeMachine {
                                 .filter(|&seen| along_the_course(heading, seen))
                                 .and_then(|_| pocket_ahead(last_seen, heading, speed))
                                 .or_else(|| {
-                                    let velocity = knocked_from_rest(&self.recent, id)?;
-                                    pocket_ahead(last_seen, velocity, velocity.norm())
+                                    let knocked = knocked_from_rest(&self.recent, id)?;
+                                    let speed = knocked_speed(&self.recent, &knocked, striker);
+                                    pocket_ahead(last_seen, knocked.velocity, speed)
                                 })
                         } else {
                             // A disc seen knocking it is evidence a hand is not.
@@ -1439,45 +1440,83 @@ impl Positions {
 /// piece may go unseen before it is declared gone.
 const RECENT_FRAMES: usize = 12;
 
-/// The pocket the piece `lost`, lying at `at`, was knocked towards, if a
-/// disc moving through the `recent` frames met it: a struck disc leaves
-/// along the line from the other's centre through its own at contact, at
-/// about the other's speed. A white on light wood can vanish the moment it
-/// moves (its face is the board's colour) and only this tells where it went.
-/// `striker` is the stroke's striker, whatever its track was taken for.
-fn knocked_towards(
+/// A disc that came into contact with a piece lying still: when (the frame
+/// it moved on from), where along its path, and how fast (mm/s).
+#[derive(Debug, Clone, Copy)]
+struct Knock {
+    t: f64,
+    contact: Point2<f64>,
+    velocity: Vector2<f64>,
+}
+
+/// Every disc moving through the `recent` frames whose path met the piece
+/// `lost` lying at `at`, fast enough to knock it. `striker` is the stroke's
+/// striker, whatever its track was taken for.
+fn knocks_on(
     recent: &VecDeque<Positions>,
     lost: TrackId,
     at: Point2<f64>,
     striker: TrackId,
-) -> Option<Pocket> {
+) -> Vec<Knock> {
     let radius = recent
         .iter()
         .rev()
         .find_map(|frame| frame.disc(lost))
         .map_or(CARROMMAN_RADIUS_MM, |(_, r)| r);
-    // The earliest contact over every other disc's path.
-    let mut earliest: Option<(f64, Point2<f64>, f64)> = None;
+    let mut knocks = Vec::new();
     for (before, after) in recent.iter().zip(recent.iter().skip(1)) {
         for &(id, a, r) in before.discs.iter().filter(|(id, _, _)| *id != lost) {
             let r = if id == striker { STRIKER_RADIUS_MM } else { r };
             let Some((b, _)) = after.disc(id) else {
                 continue;
             };
-            let speed = (b - a).norm() / (after.t - before.t).max(1e-6);
-            if speed < KNOCK_MIN_SPEED_MM_S {
+            let velocity = (b - a) / (after.t - before.t).max(1e-6);
+            if velocity.norm() < KNOCK_MIN_SPEED_MM_S {
                 continue;
             }
             if let Some(contact) = first_within(a, b, at, r + radius) {
-                if earliest.is_none_or(|(t, _, _)| before.t < t) {
-                    earliest = Some((before.t, contact, speed));
-                }
+                knocks.push(Knock {
+                    t: before.t,
+                    contact,
+                    velocity,
+                });
             }
         }
     }
-    let (_, contact, speed) = earliest?;
-    let knock = at - contact;
-    pocket_ahead(at, knock, speed).or_else(|| pocket_beside(at, knock))
+    knocks
+}
+
+/// The pocket the piece `lost`, lying at `at`, was knocked towards, if a
+/// disc moving through the `recent` frames met it: a struck disc leaves
+/// along the line from the other's centre through its own at contact, at
+/// about the other's speed. A white on light wood can vanish the moment it
+/// moves (its face is the board's colour) and only this tells where it went.
+fn knocked_towards(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    at: Point2<f64>,
+    striker: TrackId,
+) -> Option<Pocket> {
+    let first = knocks_on(recent, lost, at, striker)
+        .into_iter()
+        .min_by(|a, b| a.t.total_cmp(&b.t))?;
+    let knock = at - first.contact;
+    pocket_ahead(at, knock, first.velocity.norm()).or_else(|| pocket_beside(at, knock))
+}
+
+/// The speed (mm/s) of a piece knocked from rest along `course`, seen once
+/// on its way: at least the step it was seen to make, and at least the
+/// knocking disc's speed along that course. The step alone reads slow, as
+/// the knock came somewhere within the frame's time, not at its start.
+fn knocked_speed(recent: &VecDeque<Positions>, knocked: &KnockedFromRest, striker: TrackId) -> f64 {
+    let Some(course) = knocked.velocity.try_normalize(1e-9) else {
+        return 0.0;
+    };
+    knocks_on(recent, knocked.id, knocked.lay, striker)
+        .into_iter()
+        .filter(|knock| knock.t < knocked.moved_t)
+        .map(|knock| knock.velocity.dot(&course))
+        .fold(knocked.velocity.norm(), f64::max)
 }
 
 /// A piece lying this near (mm, centre to pocket centre) a pocket and
@@ -1526,12 +1565,24 @@ fn along_the_course(heading: Vector2<f64>, seen: Vector2<f64>) -> bool {
     heading.dot(&seen) >= STEADY_COURSE_COS * heading.norm() * seen.norm()
 }
 
-/// The velocity (mm/s) of `id` if it lay still over the `recent` frames and
-/// was then seen once away from where it lay, and lost: a piece knocked from
-/// rest leaves in a straight line, so that one step is its course. (A white
-/// on light wood is seen moving for a frame, if at all; there is no second
-/// step to check the course by, as [`steady_course_of`] does.)
-fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
+/// A piece seen lying still, then once a step away.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct KnockedFromRest {
+    id: TrackId,
+    /// Where it lay.
+    lay: Point2<f64>,
+    /// When it was seen off that place.
+    moved_t: f64,
+    /// Its step, mm/s.
+    velocity: Vector2<f64>,
+}
+
+/// `id` if it lay still over the `recent` frames and was then seen once away
+/// from where it lay, and lost: a piece knocked from rest leaves in a
+/// straight line, so that one step is its course. (A white on light wood is
+/// seen moving for a frame, if at all; there is no second step to check the
+/// course by, as [`steady_course_of`] does.)
+fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<KnockedFromRest> {
     let mut sightings = sightings_back(recent, id);
     let (moved_t, moved) = sightings.next()?;
     let lying: Vec<(f64, Point2<f64>)> = sightings.take(LAY_STILL_FRAMES).collect();
@@ -1541,7 +1592,12 @@ fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector
             .iter()
             .all(|(_, at)| (at - lay).norm() <= LAY_STILL_WITHIN_MM);
     let step = moved - lay;
-    (still && step.norm() > LAY_STILL_WITHIN_MM).then(|| step / (moved_t - lay_t).max(1e-6))
+    (still && step.norm() > LAY_STILL_WITHIN_MM).then(|| KnockedFromRest {
+        id,
+        lay,
+        moved_t,
+        velocity: step / (moved_t - lay_t).max(1e-6),
+    })
 }
 
 /// Sightings in one place that make a piece lying still for
@@ -2393,12 +2449,60 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_knocked_from_rest_goes_at_least_as_fast_as_what_knocked_it() {
+        // Clip 2200's fourth stroke: a white lying mid-board is seen once
+        // 15 mm on towards the SW pocket, 375 mm away, and lost. The step
+        // alone (460 mm/s) stops short; the striker that met it went at
+        // about 1450 mm/s the same way.
+        let (lay, moved) = (Point2::new(-132.0, -19.0), Point2::new(-140.0, -32.0));
+        let striker_path = [(-45.0, 127.0), (-70.0, 86.0), (-95.0, 45.0), (-120.0, 4.0)];
+        let mut frames: VecDeque<Positions> = striker_path
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| Positions {
+                t: i as f64 * FRAME_S,
+                discs: vec![
+                    (TrackId(3), lay, CARROMMAN_RADIUS_MM),
+                    (TrackId(9), Point2::new(x, y), STRIKER_RADIUS_MM),
+                ],
+            })
+            .collect();
+        frames.push_back(Positions {
+            t: 4.0 * FRAME_S,
+            discs: vec![(TrackId(3), moved, CARROMMAN_RADIUS_MM)],
+        });
+        let knocked = knocked_from_rest(&frames, TrackId(3)).unwrap();
+        let step_speed = knocked.velocity.norm();
+        assert_eq!(pocket_ahead(moved, knocked.velocity, step_speed), None);
+        let speed = knocked_speed(&frames, &knocked, TrackId(9));
+        assert!((speed - 1440.0).abs() < 20.0, "{speed}");
+        assert_eq!(
+            pocket_ahead(moved, knocked.velocity, speed),
+            Some(Pocket::Sw)
+        );
+        // With nothing seen meeting it, the step is all there is.
+        let alone: VecDeque<Positions> = frames
+            .iter()
+            .map(|f| Positions {
+                t: f.t,
+                discs: f
+                    .discs
+                    .iter()
+                    .copied()
+                    .filter(|d| d.0 == TrackId(3))
+                    .collect(),
+            })
+            .collect();
+        assert_eq!(knocked_speed(&alone, &knocked, TrackId(9)), step_speed);
+    }
+
+    #[test]
     fn a_piece_seen_once_off_where_it_lay_goes_along_that_step() {
         // Clip 2200's white: lying by the SE pocket, seen once 65 mm on, lost.
         let lay = (227.0, -153.0);
         let mut knocked = recent(&[lay, lay, lay, lay, (244.0, -180.0), (261.0, -208.0)]);
         knocked.remove(4); // unseen for a frame
-        let velocity = knocked_from_rest(&knocked, TrackId(3));
+        let velocity = knocked_from_rest(&knocked, TrackId(3)).map(|k| k.velocity);
         assert!(
             velocity.is_some_and(|v| (v.norm() - 970.0).abs() < 10.0),
             "{velocity:?}"
