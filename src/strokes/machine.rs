@@ -1504,9 +1504,9 @@ fn knocked_towards(
     pocket_ahead(at, knock, first.velocity.norm()).or_else(|| pocket_beside(at, knock))
 }
 
-/// The speed (mm/s) of a piece knocked from rest along `course`, seen once
-/// on its way: at least the step it was seen to make, and at least the
-/// knocking disc's speed along that course. The step alone reads slow, as
+/// The speed (mm/s) of a piece `knocked` from rest and seen once on its
+/// way: at least that of the step it was seen to make, and at least the
+/// knocking disc's speed along that step. The step alone reads slow, as
 /// the knock came somewhere within the frame's time, not at its start.
 fn knocked_speed(recent: &VecDeque<Positions>, knocked: &KnockedFromRest, striker: TrackId) -> f64 {
     let Some(course) = knocked.velocity.try_normalize(1e-9) else {
