@@ -255,21 +255,17 @@ impl SeenStroke {
         if self.stroke.touched {
             return;
         }
-        let not_striker = |piece: Piece| piece != Piece::Striker;
-        let went_in = self
-            .stroke
-            .pocketed
-            .iter()
-            .find(|p| not_striker(p.piece) && !p.late)
-            .map(|p| (p.piece, p.t, "pocketed"));
-        let went_off = || {
-            self.stroke
-                .overboard
-                .iter()
-                .find(|p| not_striker(p.piece))
-                .map(|p| (p.piece, p.t, "off the board"))
-        };
-        if let Some((piece, t, how)) = went_in.or_else(went_off) {
+        let went_in = self.stroke.pocketed.iter().filter(|p| !p.late);
+        let moved = went_in
+            .map(|p| (p.piece, p.t, "pocketed"))
+            .chain(
+                self.stroke
+                    .overboard
+                    .iter()
+                    .map(|p| (p.piece, p.t, "off the board")),
+            )
+            .find(|&(piece, _, _)| piece != Piece::Striker);
+        if let Some((piece, t, how)) = moved {
             self.stroke.touched = true;
             self.vision.alerts.push(VisionNote {
                 t: t.or(self.stroke.t).unwrap_or(0.0),

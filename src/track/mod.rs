@@ -405,28 +405,23 @@ impl Tracker {
             dt,
         );
         // Second pass: a struck piece jumps; pair the rest by class over a wide
-        // gate. A carromman still under the hand that hid it has not jumped:
-        // a disc leaping away from the hand is the striker it just flicked
-        // (blurred, it can pass for a carromman). Only once the hand has gone
-        // may it have been moved.
+        // gate. A carromman still under the hand that hid it has not jumped
+        // (the first pass looked for it where it lay): a disc leaping away
+        // from the hand is the striker it just flicked (blurred, it can pass
+        // for a carromman). Only once the hand has gone may it have been moved.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
-            if track_matched[ti] {
-                continue;
-            }
             let still_under_hand = track.hidden
                 && track.piece != Piece::Striker
                 && detections.is_under_a_hand(track.position, track.radius_mm());
-            let jump = if still_under_hand {
-                self.options.gate_mm
-            } else {
-                self.options.jump_mm
-            };
+            if track_matched[ti] || still_under_hand {
+                continue;
+            }
             for (di, detection) in detections.discs.iter().enumerate() {
                 let distance = (detection.centre - predicted[ti]).norm();
                 if !detection_used[di]
                     && detection.piece == track.piece
-                    && distance <= jump
+                    && distance <= self.options.jump_mm
                     && within_reach(track, detection, dt)
                 {
                     pairs.push((distance, ti, di));
