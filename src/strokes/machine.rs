@@ -884,6 +884,14 @@ impl StrokeMachine {
                                     let speed = knocked_speed(&self.recent, &knocked, striker);
                                     pocket_ahead(last_seen, knocked.velocity, speed)
                                 })
+                                .or_else(|| {
+                                    if piece == Piece::Striker {
+                                        return None;
+                                    }
+                                    let set_off = set_off_course_of(&self.recent, id)
+                                        .filter(|&seen| along_the_course(heading, seen))?;
+                                    pocket_ahead(last_seen, set_off, set_off.norm())
+                                })
                         } else {
                             // A disc seen knocking it is evidence a hand is not.
                             knocked_towards(&self.recent, id, last_seen, striker)
@@ -1552,6 +1560,49 @@ fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2
     let last = velocity(b, c);
     steady_course(velocity(a, b), last).then_some(last)
 }
+
+/// The velocity (mm/s) over the last step of `id`, if its last three
+/// sightings in the `recent` frames show it set off: the same course, and
+/// faster on the last step than on the one before. A knocked piece creeps
+/// the first step (the knock came late in that frame's time, or it was
+/// pushed before it was struck) and then leaves at full speed along the
+/// same line, which [`steady_course_of`] takes for a track jumping between
+/// blobs. (Not for the striker: a fragment of its blur taken for a second
+/// striker pulls its track to and fro along its path.)
+fn set_off_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
+    let mut frames_seen = recent.iter().rev().filter(|f| f.disc(id).is_some());
+    let (c, b, a) = (
+        frames_seen.next()?,
+        frames_seen.next()?,
+        frames_seen.next()?,
+    );
+    let velocity = |from: &Positions, to: &Positions| -> Option<Vector2<f64>> {
+        let ((p0, _), (p1, _)) = (from.disc(id)?, to.disc(id)?);
+        Some((p1 - p0) / (to.t - from.t).max(1e-6))
+    };
+    let (before, last) = (velocity(a, b)?, velocity(b, c)?);
+    let (slow, fast) = (before.norm(), last.norm());
+    let set_off = slow > 0.0 && fast > slow && before.dot(&last) >= STEADY_COURSE_COS * slow * fast;
+    (set_off && apart_in(a, id)).then_some(last)
+}
+
+/// Whether `id` lay apart from every other disc in `frame`: a track among
+/// touching pieces (the break cluster) is handed from one to the next as
+/// they scatter, and its steps are no one piece's.
+fn apart_in(frame: &Positions, id: TrackId) -> bool {
+    let Some((at, radius)) = frame.disc(id) else {
+        return false;
+    };
+    frame
+        .discs
+        .iter()
+        .filter(|(other, _, _)| *other != id)
+        .all(|&(_, other, r)| (other - at).norm() > radius + r + APART_GAP_MM)
+}
+
+/// Two discs nearer than their radii and this (mm) touch, or as good as:
+/// the blobs of a fast piece and its neighbour run together.
+const APART_GAP_MM: f64 = 10.0;
 
 /// Whether `heading` turns less from the course `seen` than a sliding disc
 /// does between two frames: the tracker turns a piece lost at a cushion off
@@ -2356,6 +2407,67 @@ mod tests {
             "{pocketed:?}"
         );
         assert!(alerted(&strokes[0], "taken as pocketed"));
+    }
+
+    #[test]
+    fn a_piece_seen_creeping_then_shot_off_along_the_same_line_went_in() {
+        // Clip 2252's white: pushed 4 mm in the frame it was struck, then
+        // 31 mm on along the same line towards the SW pocket, and lost.
+        let start = Point2::new(-150.0, -150.0);
+        let to_sw = (pocket_centre(Pocket::Sw) - start).normalize();
+        let run_with_steps = |creep: f64, shot: nalgebra::Vector2<f64>| {
+            run((0..70).map(move |i| {
+                let mut discs = Vec::new();
+                discs.extend(striker_struck_from_north(i));
+                match i {
+                    ..20 => discs.push(disc(Piece::Black, start)),
+                    20 => discs.push(disc(Piece::Black, start + to_sw * creep)),
+                    21 => discs.push(disc(Piece::Black, start + to_sw * creep + shot)),
+                    _ => {}
+                }
+                discs
+            }))
+        };
+        let strokes = run_with_steps(4.0, to_sw * 31.0);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(
+            pockets_of(&strokes[0]).contains(&(Piece::Black, Some(Pocket::Sw))),
+            "{:?}",
+            strokes[0].stroke
+        );
+        // Shot off at a right angle to its creep: a track pulled between
+        // blobs, no course to go by.
+        let across = nalgebra::Vector2::new(to_sw.y, -to_sw.x);
+        let strokes = run_with_steps(4.0, across * 31.0);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(
+            pockets_of(&strokes[0]).is_empty(),
+            "{:?}",
+            strokes[0].stroke
+        );
+    }
+
+    #[test]
+    fn a_piece_sets_off_when_it_speeds_up_along_its_first_step() {
+        let set_off = |path: &[(f64, f64)]| set_off_course_of(&recent(path), TrackId(3));
+        let creep_then_shot = set_off(&[(-284.0, -255.0), (-287.0, -258.0), (-302.0, -285.0)]);
+        assert!(
+            creep_then_shot
+                .is_some_and(|v| (v - Vector2::new(-15.0, -27.0) / FRAME_S).norm() < 1e-6),
+            "{creep_then_shot:?}"
+        );
+        // Slowing down, turned back, or lying still before: not setting off.
+        assert_eq!(set_off(&[(0.0, 0.0), (40.0, -40.0), (60.0, -60.0)]), None);
+        assert_eq!(set_off(&[(0.0, 0.0), (5.0, -5.0), (-30.0, -45.0)]), None);
+        assert_eq!(set_off(&[(0.0, 0.0), (0.0, 0.0), (45.0, -45.0)]), None);
+        // The same steps from among touching pieces: perhaps two pieces'.
+        let mut in_a_cluster = recent(&[(28.0, 48.0), (36.0, 32.0), (76.0, -13.0)]);
+        in_a_cluster[0]
+            .discs
+            .push((TrackId(4), Point2::new(28.0, 80.0), CARROMMAN_RADIUS_MM));
+        assert_eq!(set_off_course_of(&in_a_cluster, TrackId(3)), None);
+        in_a_cluster[0].discs[1].1 = Point2::new(28.0, 100.0);
+        assert!(set_off_course_of(&in_a_cluster, TrackId(3)).is_some());
     }
 
     #[test]
