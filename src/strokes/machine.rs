@@ -1548,17 +1548,31 @@ fn sightings_back(
         .filter_map(move |f| f.disc(id).map(|(at, _)| (f.t, at)))
 }
 
+/// The velocities (mm/s) of the last two steps of `id`, over its last three
+/// sightings in the `recent` frames, and the frame of the first sighting.
+fn last_two_steps(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+) -> Option<(Vector2<f64>, Vector2<f64>, &Positions)> {
+    let mut frames_seen = recent.iter().rev().filter(|f| f.disc(id).is_some());
+    let (c, b, a) = (
+        frames_seen.next()?,
+        frames_seen.next()?,
+        frames_seen.next()?,
+    );
+    let step = |from: &Positions, to: &Positions| -> Option<Vector2<f64>> {
+        let ((p0, _), (p1, _)) = (from.disc(id)?, to.disc(id)?);
+        Some((p1 - p0) / (to.t - from.t).max(1e-6))
+    };
+    Some((step(a, b)?, step(b, c)?, a))
+}
+
 /// The velocity (mm/s) over the last step of `id`, if it kept a steady
 /// course over its last three sightings in the `recent` frames (see
 /// [`steady_course`]).
 fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
-    let mut sightings = sightings_back(recent, id);
-    let (c, b, a) = (sightings.next()?, sightings.next()?, sightings.next()?);
-    let velocity = |(t0, p0): (f64, Point2<f64>), (t1, p1): (f64, Point2<f64>)| {
-        (p1 - p0) / (t1 - t0).max(1e-6)
-    };
-    let last = velocity(b, c);
-    steady_course(velocity(a, b), last).then_some(last)
+    let (before, last, _) = last_two_steps(recent, id)?;
+    steady_course(before, last).then_some(last)
 }
 
 /// The velocity (mm/s) over the last step of `id`, if its last three
@@ -1570,20 +1584,9 @@ fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2
 /// blobs. (Not for the striker: a fragment of its blur taken for a second
 /// striker pulls its track to and fro along its path.)
 fn set_off_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
-    let mut frames_seen = recent.iter().rev().filter(|f| f.disc(id).is_some());
-    let (c, b, a) = (
-        frames_seen.next()?,
-        frames_seen.next()?,
-        frames_seen.next()?,
-    );
-    let velocity = |from: &Positions, to: &Positions| -> Option<Vector2<f64>> {
-        let ((p0, _), (p1, _)) = (from.disc(id)?, to.disc(id)?);
-        Some((p1 - p0) / (to.t - from.t).max(1e-6))
-    };
-    let (before, last) = (velocity(a, b)?, velocity(b, c)?);
-    let (slow, fast) = (before.norm(), last.norm());
-    let set_off = slow > 0.0 && fast > slow && before.dot(&last) >= STEADY_COURSE_COS * slow * fast;
-    (set_off && apart_in(a, id)).then_some(last)
+    let (before, last, first) = last_two_steps(recent, id)?;
+    let sped_up = before.norm() > 0.0 && last.norm() > before.norm();
+    (sped_up && along_the_course(last, before) && apart_in(first, id)).then_some(last)
 }
 
 /// Whether `id` lay apart from every other disc in `frame`: a track among
