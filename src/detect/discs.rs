@@ -3,6 +3,8 @@
 //! of the distance transform (which splits touching pieces at their necks),
 //! refined to sub-pixel centroids and classified by size and colour.
 
+use std::collections::HashMap;
+
 use nalgebra::{Point2, Vector2};
 use opencv::core::{self, Mat, Point, Scalar, Size, CV_32F, CV_8U};
 use opencv::imgproc;
@@ -228,6 +230,7 @@ pub struct Detector {
     /// The empty board kept while pieces are lost from sight; see
     /// [`Detector::search_faint`].
     faint: Option<FaintSearch>,
+    rest_looks: RestLooks,
 }
 
 impl Detector {
@@ -274,6 +277,7 @@ impl Detector {
             )?,
             radius_bias: RadiusBias::new(frame.px_per_mm),
             faint: None,
+            rest_looks: RestLooks::default(),
         })
     }
 
@@ -359,6 +363,7 @@ impl Detector {
         let hands = self.remove_hands()?;
         let discs = self.find_discs(bytes, None)?;
         let still_there = self.still_there(known);
+        let looks_changed = self.looks_changed(bytes, known);
         let mut occluders = hands;
         if let Some((x0, y0, x1, y1)) = self.background.as_ref().and_then(Background::unknown_box) {
             let a = self.frame.px_to_board(Point2::new(x0 as f64, y1 as f64));
@@ -378,6 +383,7 @@ impl Detector {
             occluders,
             break_arrangement: false,
             still_there,
+            looks_changed,
         };
         if self.break_pending {
             self.look_for_break(bytes, &mut detections);
@@ -404,6 +410,21 @@ impl Detector {
             })
             .map(|disc| disc.tag)
             .collect()
+    }
+
+    /// The tags of the `known` discs that no longer look as they did when
+    /// they came to rest (see [`RestLooks`]).
+    fn looks_changed(&mut self, bytes: &[u8], known: &[KnownDisc]) -> Vec<u32> {
+        let Some(gain) = self.background.as_ref().map(|b| f64::from(b.gain())) else {
+            return Vec::new();
+        };
+        let side = self.side as usize;
+        let frame = &self.frame;
+        self.rest_looks.update(known, |disc| {
+            let px = frame.board_to_px(disc.centre);
+            let radius = REST_LOOK_INNER_FRACTION * disc.radius_mm * frame.px_per_mm;
+            mean_bgr(bytes, side, px.x, px.y, radius).map(|c| c / gain.max(1e-3))
+        })
     }
 
     /// The break arrangement, once the hand that set it out has left: its
@@ -1090,6 +1111,82 @@ fn fit_disc(mask: &[u8], side: usize, x: f64, y: f64, radius: f64) -> (f64, f64)
     (cx, cy)
 }
 
+/// How each resting piece looked (mean BGR of its face, lamp gain removed)
+/// when it came to rest, to tell when it has gone. A track whose piece left
+/// in a blur can settle on a marking beneath (the printed centre design
+/// under the break cluster, which the empty-board model has never seen), and
+/// as nothing changes there from frame to frame it is held there for good
+/// ([`Detections::still_there`]): a ghost that claims the identity of a
+/// piece lost elsewhere. A face that no longer looks like the piece's, frame
+/// after frame, is the drawing.
+#[derive(Debug, Clone, Default)]
+pub(super) struct RestLooks {
+    by_tag: HashMap<u32, RestLook>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct RestLook {
+    centre: Point2<f64>,
+    bgr: [f64; 3],
+    /// Frames in a row it has looked otherwise, at rest where it came to rest.
+    changed_frames: u32,
+}
+
+/// Mean of the inner part of a disc compared: its face, clear of the rim's
+/// blur and of a neighbour's shadow.
+const REST_LOOK_INNER_FRACTION: f64 = 0.6;
+
+/// A face whose mean (0–255, lamp gain removed) moved this far in some
+/// channel from the piece's looks no longer shows that piece: far above the
+/// noise of a mean over a hundred pixels, and a white's face on light wood
+/// (the closest piece and board come) differs by about 10.
+const REST_LOOK_CHANGE: f64 = 40.0;
+
+/// Frames in a row a resting piece must look otherwise to be gone: a
+/// passing shadow or a blur going by lasts a few.
+const REST_LOOK_FRAMES: u32 = 30;
+
+impl RestLooks {
+    /// Compares each resting disc of `known` with how it looked when it came
+    /// to rest (`look` measures it now), and returns the tags of those that
+    /// have looked otherwise for [`REST_LOOK_FRAMES`]. A disc that moved more
+    /// than its radius came to rest somewhere new and is looked at afresh.
+    fn update(&mut self, known: &[KnownDisc], look: impl Fn(&KnownDisc) -> [f64; 3]) -> Vec<u32> {
+        self.by_tag
+            .retain(|tag, _| known.iter().any(|d| d.tag == *tag));
+        let mut changed = Vec::new();
+        for disc in known.iter().filter(|d| d.at_rest) {
+            let now = look(disc);
+            match self.by_tag.get_mut(&disc.tag) {
+                Some(rest) if (rest.centre - disc.centre).norm() <= disc.radius_mm => {
+                    let difference = (0..3)
+                        .map(|c| (now[c] - rest.bgr[c]).abs())
+                        .fold(0.0, f64::max);
+                    if difference > REST_LOOK_CHANGE {
+                        rest.changed_frames += 1;
+                    } else {
+                        rest.changed_frames = 0;
+                    }
+                    if rest.changed_frames >= REST_LOOK_FRAMES {
+                        changed.push(disc.tag);
+                    }
+                }
+                _ => {
+                    self.by_tag.insert(
+                        disc.tag,
+                        RestLook {
+                            centre: disc.centre,
+                            bgr: now,
+                            changed_frames: 0,
+                        },
+                    );
+                }
+            }
+        }
+        changed
+    }
+}
+
 /// Mean BGR of the pixels within `radius` of (x, y).
 fn mean_bgr(bytes: &[u8], side: usize, x: f64, y: f64, radius: f64) -> [f64; 3] {
     let radius = radius.max(1.0);
@@ -1420,6 +1517,37 @@ mod tests {
         assert_eq!(still.still_there, vec![7]);
         let gone = detector.detect(&view_of(&[]), &known).unwrap();
         assert!(gone.still_there.is_empty(), "it moved away");
+    }
+
+    #[test]
+    fn a_resting_piece_that_long_stops_looking_itself_is_gone() {
+        let mut looks = RestLooks::default();
+        let at = |x: f64| KnownDisc {
+            centre: Point2::new(x, 0.0),
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece: Piece::White,
+            tag: 4,
+            at_rest: true,
+        };
+        let white = [200.0, 205.0, 210.0];
+        let petal = [40.0, 30.0, 150.0];
+        // Its own looks, however long, and a passing blur: still the piece.
+        for _ in 0..60 {
+            assert!(looks.update(&[at(0.0)], |_| white).is_empty());
+        }
+        for _ in 0..REST_LOOK_FRAMES - 1 {
+            assert!(looks.update(&[at(0.0)], |_| petal).is_empty());
+        }
+        assert!(looks.update(&[at(0.0)], |_| white).is_empty());
+        // The drawing where it lay (a few mm off), frame after frame: gone.
+        for _ in 0..REST_LOOK_FRAMES - 1 {
+            assert!(looks.update(&[at(6.0)], |_| petal).is_empty());
+        }
+        assert_eq!(looks.update(&[at(6.0)], |_| petal), vec![4]);
+        // Come to rest a radius and more away, it is looked at afresh.
+        for _ in 0..2 * REST_LOOK_FRAMES {
+            assert!(looks.update(&[at(40.0)], |_| petal).is_empty());
+        }
     }
 
     #[test]

@@ -105,6 +105,10 @@ pub struct Detections {
     /// Tags of the resting known discs found still in place (see
     /// [`KnownDisc`]).
     pub still_there: Vec<u32>,
+    /// Tags of the known discs that lie where they came to rest but have long
+    /// stopped looking as they did then: the piece left, and what holds the
+    /// track there is the board's drawing (see [`discs::RestLooks`]).
+    pub looks_changed: Vec<u32>,
 }
 
 impl Detections {

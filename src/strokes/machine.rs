@@ -876,9 +876,13 @@ impl StrokeMachine {
                             // fro (pieces scattering from a cluster swap
                             // their tracks) points nowhere in particular.
                             let heading = heading_to - last_seen;
+                            // The speed between its last two sightings: the
+                            // track's own reads the way over frames it went
+                            // unseen as one frame's, and lags behind a piece
+                            // slowing down.
                             steady_course_of(&self.recent, id)
                                 .filter(|&seen| along_the_course(heading, seen))
-                                .and_then(|_| pocket_ahead(last_seen, heading, speed))
+                                .and_then(|seen| pocket_ahead(last_seen, heading, seen.norm()))
                                 .or_else(|| {
                                     let knocked = knocked_from_rest(&self.recent, id)?;
                                     let speed = knocked_speed(&self.recent, &knocked, striker);
@@ -1250,11 +1254,19 @@ fn shadowed_exit(
         .iter()
         .filter(|t| t.id != lost && t.piece == piece)
         .find(|other| {
-            let overlapped = recent.iter().any(|f| {
-                let (Some((a, ra)), Some((b, rb))) = (f.disc(lost), f.disc(other.id)) else {
-                    return false;
-                };
-                (a - b).norm() < ONE_PIECE_FRACTION * (ra + rb)
+            let apart_by = |f: &Positions| {
+                let ((a, ra), (b, rb)) = (f.disc(lost)?, f.disc(other.id)?);
+                Some((a - b).norm() / (ra + rb))
+            };
+            let last_overlap = recent
+                .iter()
+                .rposition(|f| apart_by(f).is_some_and(|d| d < ONE_PIECE_FRACTION));
+            let overlapped = last_overlap.is_some_and(|i| {
+                let went_on_alone = steady_from(recent.range(i..), lost)
+                    && recent
+                        .range(i + 1..)
+                        .any(|f| apart_by(f).is_some_and(|d| d > PASSED_APART_FRACTION));
+                !went_on_alone
             });
             let first = recent.iter().position(|f| f.disc(other.id).is_some());
             let handed_on = first.is_some_and(|i| {
@@ -1273,6 +1285,26 @@ fn shadowed_exit(
             pocket,
             t,
         })
+}
+
+/// Two discs seen nearer than [`ONE_PIECE_FRACTION`] of their radii summed
+/// and later farther apart than this fraction, the lost one going on on a
+/// steady course of its own ([`steady_from`]), were two pieces that passed
+/// close (or were caught blurred side by side), not one piece seen twice.
+const PASSED_APART_FRACTION: f64 = 1.5;
+
+/// Whether the first three sightings of `id` over `frames` make two steps
+/// of a steady course: a piece sliding on its own.
+fn steady_from<'a>(frames: impl IntoIterator<Item = &'a Positions>, id: TrackId) -> bool {
+    let sightings: Vec<(f64, Point2<f64>)> = frames
+        .into_iter()
+        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)))
+        .take(3)
+        .collect();
+    let [(t0, a), (t1, b), (t2, c)] = sightings[..] else {
+        return false;
+    };
+    steady_course((b - a) / (t1 - t0).max(1e-6), (c - b) / (t2 - t1).max(1e-6))
 }
 
 /// Withdraws the `shadowed` exits whose twin rests on the board at the end
@@ -1877,6 +1909,7 @@ mod tests {
                 occluders,
                 break_arrangement: false,
                 still_there: Vec::new(),
+                looks_changed: Vec::new(),
             };
             // As the pipeline does: the first frame seeds the tracker.
             let tracks = if i == 0 {
@@ -2202,6 +2235,40 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_lost_slowing_down_short_of_a_pocket_did_not_reach_it() {
+        // Clip 2297: a white on light wood shot off at the NE pocket, seen
+        // every other frame once under way, lost while slowing down short of
+        // it. Its track reads each two frames' way as one frame's.
+        let lost_after = |slowing_by: f64, from: f64| {
+            let course = Vector2::new(1.0, 1.0).normalize();
+            run((0..90u32).map(move |i| {
+                let mut discs = Vec::new();
+                if i < 10 {
+                    discs.push(disc(Piece::Striker, placed_north()));
+                }
+                // 24 mm the first frame, then `slowing_by` less each frame.
+                let frames = f64::from(i.clamp(40, 52) - 40);
+                let along = 24.0 * frames - slowing_by * frames * (frames - 1.0) / 2.0;
+                if i < 44 || (i <= 52 && i % 2 == 0) {
+                    discs.push(disc(Piece::White, Point2::new(from, from) + course * along));
+                }
+                discs
+            }))
+        };
+        // Lost 350 mm short of the pocket at 390 mm/s: it stops first.
+        let slowing = lost_after(1.0, -56.5);
+        assert_eq!(slowing.len(), 1, "{slowing:?}");
+        assert_eq!(pockets_of(&slowing[0]), vec![]);
+        // Lost 390 mm short at 720 mm/s, not slowing: on its way in.
+        let at_speed = lost_after(0.0, -131.4);
+        assert_eq!(at_speed.len(), 1, "{at_speed:?}");
+        assert_eq!(
+            pockets_of(&at_speed[0]),
+            vec![(Piece::White, Some(Pocket::Ne))]
+        );
+    }
+
+    #[test]
     fn pieces_that_lie_still_are_no_stroke_without_a_striker() {
         assert!(run(unseen_striker_frames(false)).is_empty());
     }
@@ -2245,6 +2312,7 @@ mod tests {
                 occluders: Vec::new(),
                 break_arrangement: false,
                 still_there: Vec::new(),
+                looks_changed: Vec::new(),
             };
             // The pipeline restarts the tracker from the break it found.
             let tracks = if i == 0 || i == 14 {
@@ -2849,6 +2917,52 @@ mod tests {
         assert_eq!(shadowed(Piece::White, (340.0, 312.0), 0.133), None);
         assert_eq!(shadowed(Piece::Black, (300.0, 260.0), 0.133), None);
         assert_eq!(shadowed(Piece::Black, (340.0, 312.0), 0.233), None);
+    }
+
+    #[test]
+    fn a_track_that_passed_close_and_then_went_on_its_own_way_shadows_nothing() {
+        let positions = |t: f64, discs: Vec<(u32, (f64, f64))>| Positions {
+            t,
+            discs: discs
+                .into_iter()
+                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
+                .collect(),
+        };
+        // Clip 2284's break: black track 6 sets off past track 17 (27 mm
+        // apart at 0.033 s) and runs on into the NE pocket, while 17 stays
+        // behind; `twin_path` is where 17 is seen in the later frames.
+        let shadowed = |twin_path: [(f64, f64); 3]| {
+            let recent: VecDeque<Positions> = [
+                positions(0.0, vec![(6, (38.0, 32.0)), (17, (66.0, 46.0))]),
+                positions(0.033, vec![(6, (98.0, 86.0)), (17, (80.0, 66.0))]),
+                positions(0.067, vec![(6, (138.0, 131.0)), (17, twin_path[0])]),
+                positions(0.1, vec![(6, (164.0, 171.0)), (17, twin_path[1])]),
+                positions(0.133, vec![(6, (186.0, 199.0)), (17, twin_path[2])]),
+            ]
+            .into();
+            let frame = TrackFrame {
+                t: 0.2,
+                tracks: vec![track_of(17, Piece::Black, Point2::new(90.0, 70.0))],
+                ..at_rest_with(Vec::new())
+            };
+            shadowed_exit(
+                &recent,
+                &frame,
+                TrackId(6),
+                Piece::Black,
+                Point2::new(186.0, 199.0),
+                Some(Pocket::Ne),
+                0.2,
+            )
+            .map(|s| s.twin)
+        };
+        // Left behind: two pieces that passed close.
+        assert_eq!(shadowed([(88.0, 70.0), (90.0, 70.0), (90.0, 70.0)]), None);
+        // Following the lost track all the way: one piece seen twice.
+        assert_eq!(
+            shadowed([(130.0, 120.0), (156.0, 160.0), (178.0, 190.0)]),
+            Some(TrackId(17))
+        );
     }
 
     fn track_of(id: u32, piece: Piece, at: Point2<f64>) -> Track {

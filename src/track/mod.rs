@@ -339,12 +339,53 @@ impl Tracker {
             .collect()
     }
 
+    /// Drops the resting tracks whose piece the detector no longer sees the
+    /// looks of where it lay ([`Detections::looks_changed`]): it left
+    /// unseen, and the track is on the board's drawing. Each is lost like a
+    /// piece gone from sight, to be found again where it really went.
+    fn drop_changed_looks(
+        &mut self,
+        detections: &Detections,
+        t: f64,
+        events: &mut Vec<TrackEvent>,
+    ) {
+        if detections.looks_changed.is_empty() {
+            return;
+        }
+        let hand_present = detections.hand_present();
+        let (gone, kept): (Vec<Track>, Vec<Track>) = std::mem::take(&mut self.tracks)
+            .into_iter()
+            .partition(|track| track.confirmed && detections.looks_changed.contains(&track.id.0));
+        self.tracks = kept;
+        for track in gone {
+            if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
+                self.recently_lost.push(LostPiece {
+                    id: track.id,
+                    piece: track.piece,
+                    at: track.position,
+                    velocity: track.velocity,
+                    t,
+                });
+            }
+            events.push(TrackEvent::Vanished {
+                id: track.id,
+                piece: track.piece,
+                last_seen: track.position,
+                heading_to: track.position,
+                speed: track.speed(),
+                t,
+                hand_present,
+            });
+        }
+    }
+
     /// Takes one frame's detections and returns the updated tracks.
     pub fn update(&mut self, detections: &Detections) -> TrackFrame {
         let t = detections.t;
         let dt = self.last_t.map_or(0.0, |last| (t - last).max(0.0));
         self.last_t = Some(t);
         let mut events = Vec::new();
+        self.drop_changed_looks(detections, t, &mut events);
         let mut detection_used = vec![false; detections.discs.len()];
         let mut track_matched = vec![false; self.tracks.len()];
 
@@ -855,7 +896,46 @@ mod tests {
             occluders: Vec::new(),
             break_arrangement: false,
             still_there: Vec::new(),
+            looks_changed: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_resting_track_that_no_longer_looks_like_its_piece_is_lost() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        tracker.seed(&frame(
+            0,
+            vec![
+                disc(Piece::White, 28.0, -48.0),
+                disc(Piece::Black, 0.0, 0.0),
+            ],
+        ));
+        let white = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::White)
+            .unwrap()
+            .id;
+        // A marking under where the white lay keeps being detected there.
+        let mut marked = frame(
+            1,
+            vec![
+                disc(Piece::Black, 0.0, 0.0),
+                disc(Piece::Queen, 30.0, -46.0),
+            ],
+        );
+        marked.still_there = vec![white.0];
+        let held = tracker.update(&marked);
+        assert!(held.tracks.iter().any(|t| t.id == white));
+        marked.index = 2;
+        marked.t = 2.0 * FRAME_S;
+        marked.looks_changed = vec![white.0];
+        let dropped = tracker.update(&marked);
+        assert!(!dropped.tracks.iter().any(|t| t.id == white));
+        assert!(dropped
+            .events
+            .iter()
+            .any(|e| matches!(e, TrackEvent::Vanished { id, .. } if *id == white)));
+        assert_eq!(tracker.missing(), vec![Piece::White]);
     }
 
     #[test]
