@@ -206,6 +206,35 @@ struct LostPiece {
     t: f64,
 }
 
+/// The event of `track` going from sight at `t`, heading on for `frame_dt`;
+/// one lost away from the pockets joins `recently_lost`, to be found again.
+fn lose(
+    track: &Track,
+    frame_dt: f64,
+    t: f64,
+    hand_present: bool,
+    recently_lost: &mut Vec<LostPiece>,
+) -> TrackEvent {
+    if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
+        recently_lost.push(LostPiece {
+            id: track.id,
+            piece: track.piece,
+            at: track.position,
+            velocity: track.velocity,
+            t,
+        });
+    }
+    TrackEvent::Vanished {
+        id: track.id,
+        piece: track.piece,
+        last_seen: track.position,
+        heading_to: track.position + track.velocity * frame_dt,
+        speed: track.speed(),
+        t,
+        hand_present,
+    }
+}
+
 /// Whether a point lies under one of the hands seen lately.
 fn near_hand(hands: &[(Occluder, u32)], point: Point2<f64>) -> bool {
     hands
@@ -357,25 +386,8 @@ impl Tracker {
             .into_iter()
             .partition(|track| track.confirmed && detections.looks_changed.contains(&track.id.0));
         self.tracks = kept;
-        for track in gone {
-            if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
-                self.recently_lost.push(LostPiece {
-                    id: track.id,
-                    piece: track.piece,
-                    at: track.position,
-                    velocity: track.velocity,
-                    t,
-                });
-            }
-            events.push(TrackEvent::Vanished {
-                id: track.id,
-                piece: track.piece,
-                last_seen: track.position,
-                heading_to: track.position,
-                speed: track.speed(),
-                t,
-                hand_present,
-            });
+        for track in &gone {
+            events.push(lose(track, 0.0, t, hand_present, &mut self.recently_lost));
         }
     }
 
@@ -523,24 +535,13 @@ impl Tracker {
             {
                 keep[ti] = false;
                 let frame_dt = if dt > 0.0 { dt } else { 0.0 };
-                if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
-                    self.recently_lost.push(LostPiece {
-                        id: track.id,
-                        piece: track.piece,
-                        at: track.position,
-                        velocity: track.velocity,
-                        t,
-                    });
-                }
-                events.push(TrackEvent::Vanished {
-                    id: track.id,
-                    piece: track.piece,
-                    last_seen: track.position,
-                    heading_to: track.position + track.velocity * frame_dt,
-                    speed: track.speed(),
+                events.push(lose(
+                    track,
+                    frame_dt,
                     t,
                     hand_present,
-                });
+                    &mut self.recently_lost,
+                ));
             }
         }
         let mut index = 0;
