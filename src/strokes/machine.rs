@@ -1296,15 +1296,12 @@ const PASSED_APART_FRACTION: f64 = 1.5;
 /// Whether the first three sightings of `id` over `frames` make two steps
 /// of a steady course: a piece sliding on its own.
 fn steady_from<'a>(frames: impl IntoIterator<Item = &'a Positions>, id: TrackId) -> bool {
-    let sightings: Vec<(f64, Point2<f64>)> = frames
-        .into_iter()
-        .filter_map(|f| f.disc(id).map(|(at, _)| (f.t, at)))
-        .take(3)
-        .collect();
-    let [(t0, a), (t1, b), (t2, c)] = sightings[..] else {
+    let mut frames_seen = frames.into_iter().filter(|f| f.disc(id).is_some());
+    let (Some(a), Some(b), Some(c)) = (frames_seen.next(), frames_seen.next(), frames_seen.next())
+    else {
         return false;
     };
-    steady_course((b - a) / (t1 - t0).max(1e-6), (c - b) / (t2 - t1).max(1e-6))
+    two_steps([a, b, c], id).is_some_and(|(first, second)| steady_course(first, second))
 }
 
 /// Withdraws the `shadowed` exits whose twin rests on the board at the end
@@ -1592,11 +1589,19 @@ fn last_two_steps(
         frames_seen.next()?,
         frames_seen.next()?,
     );
+    let (first, second) = two_steps([a, b, c], id)?;
+    Some((first, second, a))
+}
+
+/// The velocities (mm/s) of `id`'s two steps over three frames, in time
+/// order, that each show it.
+fn two_steps(frames: [&Positions; 3], id: TrackId) -> Option<(Vector2<f64>, Vector2<f64>)> {
     let step = |from: &Positions, to: &Positions| -> Option<Vector2<f64>> {
         let ((p0, _), (p1, _)) = (from.disc(id)?, to.disc(id)?);
         Some((p1 - p0) / (to.t - from.t).max(1e-6))
     };
-    Some((step(a, b)?, step(b, c)?, a))
+    let [a, b, c] = frames;
+    Some((step(a, b)?, step(b, c)?))
 }
 
 /// The velocity (mm/s) over the last step of `id`, if it kept a steady
