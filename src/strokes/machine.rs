@@ -2728,18 +2728,7 @@ mod tests {
             Some(Pocket::Sw)
         );
         // With nothing seen meeting it, the step is all there is.
-        let alone: VecDeque<Positions> = frames
-            .iter()
-            .map(|f| Positions {
-                t: f.t,
-                discs: f
-                    .discs
-                    .iter()
-                    .copied()
-                    .filter(|d| d.0 == TrackId(3))
-                    .collect(),
-            })
-            .collect();
+        let alone = keeping(&frames, |_, id| id == TrackId(3));
         assert_eq!(knocked_speed(&alone, &knocked, TrackId(9)), step_speed);
     }
 
@@ -2957,16 +2946,10 @@ mod tests {
     }
 
     /// A stroke from north in which a black speeds at the NE pocket and its
-    /// track is lost by the pocket; with `twin`, the black is also found as
-    /// a second disc 18 mm beside it for five frames (a blurred piece), and
-    /// that disc stops against the cushion by the pocket and rests there.
-    fn black_lost_by_the_ne_pocket(twin: bool) -> Vec<SeenStroke> {
-        black_heading_for_the_ne_pocket(twin, 20)
-    }
-
-    /// As [`black_lost_by_the_ne_pocket`], the black's track lost after
-    /// frame `last_seen` (20: by the pocket), the twin going on to the
-    /// pocket.
+    /// track is lost after frame `last_seen` (20: by the pocket); with
+    /// `twin`, the black is also found as a second disc 18 mm beside it from
+    /// frame 14 (a blurred piece), and that disc goes on to stop against the
+    /// cushion by the pocket and rests there.
     fn black_heading_for_the_ne_pocket(twin: bool, last_seen: u32) -> Vec<SeenStroke> {
         let black = |i: u32| {
             Point2::new(200.0, 200.0) + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 20) - 12)
@@ -2987,48 +2970,27 @@ mod tests {
     }
 
     #[test]
-    fn a_piece_lost_by_a_pocket_while_a_twin_track_followed_it_to_rest_did_not_go_in() {
-        let alone = black_lost_by_the_ne_pocket(false);
-        assert_eq!(alone.len(), 1);
-        let pockets: Vec<_> = pockets_of(&alone[0]);
-        assert_eq!(pockets, [(Piece::Black, Some(Pocket::Ne))]);
-
-        let twinned = black_lost_by_the_ne_pocket(true);
-        assert_eq!(twinned.len(), 1);
-        assert!(
-            twinned[0].stroke.pocketed.is_empty(),
-            "{:?}",
-            twinned[0].stroke.pocketed
-        );
-        assert!(alerted(&twinned[0], "followed on by another track"));
-    }
-
-    #[test]
-    fn a_piece_lost_heading_for_a_pocket_while_a_twin_track_went_on_did_not_go_in() {
-        // Lost 127 mm short of the NE pocket, heading straight at it.
-        let alone = black_heading_for_the_ne_pocket(false, 16);
-        assert_eq!(alone.len(), 1);
-        assert_eq!(pockets_of(&alone[0]), [(Piece::Black, Some(Pocket::Ne))]);
-        let twinned = black_heading_for_the_ne_pocket(true, 16);
-        assert_eq!(twinned.len(), 1);
-        assert!(
-            twinned[0].stroke.pocketed.is_empty(),
-            "{:?}",
-            twinned[0].stroke.pocketed
-        );
-        assert!(alerted(&twinned[0], "followed on by another track"));
+    fn a_piece_lost_by_or_heading_for_a_pocket_while_a_twin_track_went_on_did_not_go_in() {
+        // Seen going in by the pocket (20), or lost 127 mm short of it
+        // heading straight at it (16).
+        for last_seen in [20, 16] {
+            let alone = black_heading_for_the_ne_pocket(false, last_seen);
+            assert_eq!(alone.len(), 1);
+            assert_eq!(pockets_of(&alone[0]), [(Piece::Black, Some(Pocket::Ne))]);
+            let twinned = black_heading_for_the_ne_pocket(true, last_seen);
+            assert_eq!(twinned.len(), 1);
+            assert!(
+                twinned[0].stroke.pocketed.is_empty(),
+                "{last_seen}: {:?}",
+                twinned[0].stroke.pocketed
+            );
+            assert!(alerted(&twinned[0], "followed on by another track"));
+        }
     }
 
     #[test]
     fn a_track_first_seen_beside_where_another_was_lost_as_it_was_lost_shadows_it() {
-        let lost = TrackId(1);
-        let positions = |t: f64, discs: Vec<(u32, (f64, f64))>| Positions {
-            t,
-            discs: discs
-                .into_iter()
-                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
-                .collect(),
-        };
+        let lost = 1;
         // Track 1 is last seen at (315, 336) at 0.1 s; `newcomer` is first
         // seen `at` at `since`, and seen again a little later.
         let shadowed = |newcomer: Piece, at: (f64, f64), since: f64| {
@@ -3041,24 +3003,19 @@ mod tests {
                 positions(since + 0.067, vec![(2, at), (7, (0.0, 0.0))]),
             ]
             .into();
-            let frame = TrackFrame {
-                t: 0.2,
-                tracks: vec![
-                    track_of(2, newcomer, Point2::new(at.0, at.1)),
-                    track_of(7, Piece::Black, Point2::origin()),
-                ],
-                ..at_rest_with(Vec::new())
-            };
-            shadowed_exit(
+            let resting = vec![
+                track_of(2, newcomer, Point2::new(at.0, at.1)),
+                track_of(7, Piece::Black, Point2::origin()),
+            ];
+            twin_of(
                 &recent,
-                &frame,
+                resting,
                 lost,
                 Piece::Black,
-                Point2::new(315.0, 336.0),
-                Some(Pocket::Ne),
+                (315.0, 336.0),
+                Pocket::Ne,
                 0.2,
             )
-            .map(|s| s.twin)
         };
         assert_eq!(
             shadowed(Piece::Black, (340.0, 312.0), 0.133),
@@ -3072,13 +3029,6 @@ mod tests {
 
     #[test]
     fn a_track_that_passed_close_and_then_went_on_its_own_way_shadows_nothing() {
-        let positions = |t: f64, discs: Vec<(u32, (f64, f64))>| Positions {
-            t,
-            discs: discs
-                .into_iter()
-                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
-                .collect(),
-        };
         // Clip 2284's break: black track 6 sets off past track 17 (27 mm
         // apart at 0.033 s) and runs on into the NE pocket, while 17 stays
         // behind; `twin_path` is where 17 is seen in the later frames.
@@ -3091,21 +3041,16 @@ mod tests {
                 positions(0.133, vec![(6, (186.0, 199.0)), (17, twin_path[2])]),
             ]
             .into();
-            let frame = TrackFrame {
-                t: 0.2,
-                tracks: vec![track_of(17, Piece::Black, Point2::new(90.0, 70.0))],
-                ..at_rest_with(Vec::new())
-            };
-            shadowed_exit(
+            let resting = vec![track_of(17, Piece::Black, Point2::new(90.0, 70.0))];
+            twin_of(
                 &recent,
-                &frame,
-                TrackId(6),
+                resting,
+                6,
                 Piece::Black,
-                Point2::new(186.0, 199.0),
-                Some(Pocket::Ne),
+                (186.0, 199.0),
+                Pocket::Ne,
                 0.2,
             )
-            .map(|s| s.twin)
         };
         // Left behind: two pieces that passed close.
         assert_eq!(shadowed([(88.0, 70.0), (90.0, 70.0), (90.0, 70.0)]), None);
@@ -3118,13 +3063,6 @@ mod tests {
 
     #[test]
     fn a_track_seen_in_turn_with_another_along_its_path_is_its_twin() {
-        let positions = |t: f64, discs: Vec<(u32, (f64, f64))>| Positions {
-            t,
-            discs: discs
-                .into_iter()
-                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
-                .collect(),
-        };
         // Clip 2170: a blurred disc found as white tracks 3 and 69 in turn,
         // never both in one frame; 69 then leaps onto a black by the NW
         // pocket and is lost there, while 3 comes to rest.
@@ -3140,46 +3078,77 @@ mod tests {
             positions(0.467, vec![(69, (-220.0, 235.0)), (3, (-134.0, 178.0))]),
         ]
         .into();
-        let frame = TrackFrame {
-            t: 0.567,
-            tracks: vec![track_of(3, Piece::White, Point2::new(-138.0, 188.0))],
-            ..at_rest_with(Vec::new())
+        let twin = |recent: &VecDeque<Positions>| {
+            let resting = vec![track_of(3, Piece::White, Point2::new(-138.0, 188.0))];
+            twin_of(
+                recent,
+                resting,
+                69,
+                Piece::White,
+                (-220.0, 235.0),
+                Pocket::Nw,
+                0.567,
+            )
         };
-        let twin = shadowed_exit(
-            &recent,
-            &frame,
-            TrackId(69),
-            Piece::White,
-            Point2::new(-220.0, 235.0),
-            Some(Pocket::Nw),
-            0.567,
-        )
-        .map(|s| s.twin);
-        assert_eq!(twin, Some(TrackId(3)));
+        assert_eq!(twin(&recent), Some(TrackId(3)));
         // Where 3 is seen only after 69's last sighting, nothing lies
         // between its sightings to compare with.
-        let apart: VecDeque<Positions> = recent
+        let apart = keeping(&recent, |t, id| id == TrackId(69) || t > 0.45);
+        assert_eq!(twin(&apart), None);
+    }
+
+    /// `frames` with only the sightings `keep(t, track)` holds for.
+    fn keeping(
+        frames: &VecDeque<Positions>,
+        keep: impl Fn(f64, TrackId) -> bool,
+    ) -> VecDeque<Positions> {
+        frames
             .iter()
             .map(|f| Positions {
                 t: f.t,
-                discs: f
-                    .discs
-                    .iter()
-                    .filter(|d| d.0 == TrackId(69) || f.t > 0.45)
-                    .copied()
-                    .collect(),
+                discs: f.discs.iter().copied().filter(|d| keep(f.t, d.0)).collect(),
             })
-            .collect();
-        let twin = shadowed_exit(
-            &apart,
+            .collect()
+    }
+
+    /// One frame's discs in sight (track, centre), each a carromman's size.
+    fn positions(t: f64, discs: Vec<(u32, (f64, f64))>) -> Positions {
+        Positions {
+            t,
+            discs: discs
+                .into_iter()
+                .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
+                .collect(),
+        }
+    }
+
+    /// The twin [`shadowed_exit`] finds for track `lost`, a `piece` last
+    /// seen at `last_seen` and lost into `pocket` at `t`, with `resting`
+    /// the tracks on the board then.
+    fn twin_of(
+        recent: &VecDeque<Positions>,
+        resting: Vec<Track>,
+        lost: u32,
+        piece: Piece,
+        (x, y): (f64, f64),
+        pocket: Pocket,
+        t: f64,
+    ) -> Option<TrackId> {
+        let frame = TrackFrame {
+            t,
+            tracks: resting,
+            ..at_rest_with(Vec::new())
+        };
+        shadowed_exit(
+            recent,
             &frame,
-            TrackId(69),
-            Piece::White,
-            Point2::new(-220.0, 235.0),
-            Some(Pocket::Nw),
-            0.567,
-        );
-        assert!(twin.is_none(), "{twin:?}");
+            TrackId(lost),
+            piece,
+            Point2::new(x, y),
+            Some(pocket),
+            t,
+        )
+        .map(|s| s.twin)
     }
 
     fn track_of(id: u32, piece: Piece, at: Point2<f64>) -> Track {
