@@ -859,7 +859,7 @@ impl StrokeMachine {
                         });
                         Some(Some(pocket))
                     }
-                    Exit::Edge if ran_at_the_frame(&self.recent, id, heading_to, &options) => {
+                    Exit::Edge(crossed) if ran_at_the_frame(&self.recent, id, crossed) => {
                         current
                             .stroke
                             .overboard
@@ -867,7 +867,7 @@ impl StrokeMachine {
                         self.overboard_tracks.push(id);
                         Some(None)
                     }
-                    Exit::Edge => {
+                    Exit::Edge(_) => {
                         current.vision.alerts.push(VisionNote {
                             t,
                             message: format!(
@@ -1384,7 +1384,8 @@ fn withdraw_shadowed(
 
 enum Exit {
     Pocket(crate::geometry::Pocket),
-    Edge,
+    /// Over the frame; per axis (x, y), the side crossed (-1 or 1), or 0.
+    Edge([f64; 2]),
     Nowhere,
 }
 
@@ -1763,35 +1764,34 @@ fn where_it_went(
         }
     }
     let edge = HALF_SURFACE_MM - options.edge_reach_mm;
-    if heading_to.x.abs() >= edge || heading_to.y.abs() >= edge {
-        Exit::Edge
+    let crossed = [0, 1].map(|axis| {
+        if heading_to[axis].abs() >= edge {
+            heading_to[axis].signum()
+        } else {
+            0.0
+        }
+    });
+    if crossed != [0.0; 2] {
+        Exit::Edge(crossed)
     } else {
         Exit::Nowhere
     }
 }
 
-/// Whether `id`'s last two steps in the `recent` frames both ran at the
-/// frame that `heading_to` lies beyond at [`JUMP_SPEED`] or faster. A disc
+/// Whether `id`'s last two steps in the `recent` frames both ran at a side
+/// of the frame it `crossed` ([`Exit::Edge`]) at [`JUMP_SPEED`] or faster. A disc
 /// leaves the board only off a hard hit on the frame; a track with fewer
 /// sightings (a fragment of a withdrawing hand, a new track on a blur), or
 /// one whose last step left a resting place (a track leaping to a blob by
 /// the edge), or one creeping at the cushion, shows no such run, and its
 /// piece rebounds or was never there.
-fn ran_at_the_frame(
-    recent: &VecDeque<Positions>,
-    id: TrackId,
-    heading_to: Point2<f64>,
-    options: &StrokeMachineOptions,
-) -> bool {
+fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]) -> bool {
     let Some((before, last, _)) = last_two_steps(recent, id) else {
         return false;
     };
-    let edge = HALF_SURFACE_MM - options.edge_reach_mm;
     (0..2).any(|axis| {
-        let outward = heading_to[axis].signum();
-        heading_to[axis].abs() >= edge
-            && before[axis] * outward >= JUMP_SPEED
-            && last[axis] * outward >= JUMP_SPEED
+        let outward = crossed[axis];
+        outward != 0.0 && before[axis] * outward >= JUMP_SPEED && last[axis] * outward >= JUMP_SPEED
     })
 }
 
