@@ -225,8 +225,8 @@ pub struct Detector {
     grown: Mat,
     join_kernel: Mat,
     /// How much larger than its true radius a disc measures in this top
-    /// view (mm), learned from the carrommen seen; see [`RadiusBias`].
-    radius_bias: RadiusBias,
+    /// view (mm), learned from the carrommen seen; see [`RadiusBiases`].
+    radius_bias: RadiusBiases,
     /// The empty board kept while pieces are lost from sight; see
     /// [`Detector::search_faint`].
     faint: Option<FaintSearch>,
@@ -275,7 +275,7 @@ impl Detector {
                     Point::new(-1, -1),
                 ),
             )?,
-            radius_bias: RadiusBias::new(frame.px_per_mm),
+            radius_bias: RadiusBiases::new(frame.px_per_mm),
             faint: None,
             rest_looks: RestLooks::default(),
         })
@@ -668,42 +668,63 @@ impl Detector {
             }
         }
         let mask = cv("reading the foreground", self.opened.data_bytes())?;
-        self.radius_bias.learn(
-            accepted
-                .iter()
-                .map(|&(d, _, _)| f64::from(d) / self.frame.px_per_mm),
-        );
-        let striker_threshold_mm = self.radius_bias.striker_threshold_mm();
-        let mut discs = Vec::with_capacity(accepted.len());
+        // Each disc is first taken for a carromman: centred at its size and
+        // classified by colour, which says how large its kind measures.
+        let mut candidates = Vec::with_capacity(accepted.len());
         for (d, x, y) in accepted {
             // Anti-aliased edge pixels count as foreground, which makes up
             // for the distance falling short of the true edge.
             let radius_px = f64::from(d);
-            let radius_mm = radius_px / self.frame.px_per_mm;
-            let model_radius_mm = if radius_mm >= striker_threshold_mm {
-                STRIKER_RADIUS_MM
-            } else {
-                CARROMMAN_RADIUS_MM
-            };
-            let (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(model_radius_mm));
+            let (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(CARROMMAN_RADIUS_MM));
             let centre = self.frame.px_to_board(Point2::new(cx, cy));
             if centre.x.abs() > HALF_SURFACE_MM || centre.y.abs() > HALF_SURFACE_MM {
                 // Off the playing surface: the frame, the table, a sleeve.
                 continue;
             }
-            let luma = match board_luma {
-                Some(luma) => luma,
-                None => self.background.as_ref().map_or(128.0, |b| {
-                    b.luma_at(cx.round() as usize, cy.round() as usize)
-                }),
-            };
-            let sample_bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
-            let sample = ColourSample::from_bgr(sample_bgr, luma);
+            let (sample, sample_bgr) = self.colour_sample(bytes, board_luma, cx, cy, radius_px);
             let (by_colour, colour_confidence) = self
                 .models
                 .classify(&sample, &CARROMMAN_CLASSES)
                 .unwrap_or((Piece::White, 0.0));
-            let (piece, confidence) = if radius_mm >= striker_threshold_mm {
+            candidates.push(DiscCandidate {
+                peak: (x, y),
+                centre_px: (cx, cy),
+                radius_px,
+                radius_mm: radius_px / self.frame.px_per_mm,
+                sample,
+                sample_bgr,
+                by_colour,
+                colour_confidence,
+            });
+        }
+        self.radius_bias
+            .learn(candidates.iter().map(|c| (c.radius_mm, c.by_colour)));
+        let mut discs = Vec::with_capacity(candidates.len());
+        for candidate in candidates {
+            let DiscCandidate {
+                radius_px,
+                radius_mm,
+                by_colour,
+                ..
+            } = candidate;
+            let is_striker = radius_mm >= self.radius_bias.striker_threshold_mm(by_colour);
+            let (mut cx, mut cy) = candidate.centre_px;
+            let (mut sample, mut sample_bgr) = (candidate.sample, candidate.sample_bgr);
+            let (mut by_colour, mut colour_confidence) = (by_colour, candidate.colour_confidence);
+            if is_striker {
+                let (x, y) = candidate.peak;
+                (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(STRIKER_RADIUS_MM));
+                (sample, sample_bgr) = self.colour_sample(bytes, board_luma, cx, cy, radius_px);
+                (by_colour, colour_confidence) = self
+                    .models
+                    .classify(&sample, &CARROMMAN_CLASSES)
+                    .unwrap_or((Piece::White, 0.0));
+            }
+            let centre = self.frame.px_to_board(Point2::new(cx, cy));
+            if centre.x.abs() > HALF_SURFACE_MM || centre.y.abs() > HALF_SURFACE_MM {
+                continue;
+            }
+            let (piece, confidence) = if is_striker {
                 (Piece::Striker, 1.0)
             } else {
                 (by_colour, colour_confidence)
@@ -724,6 +745,27 @@ impl Detector {
             });
         }
         Ok(discs)
+    }
+
+    /// The colour inside the disc of `radius_px` round (cx, cy) (top-view
+    /// px), against the empty board's luma there or `board_luma`.
+    fn colour_sample(
+        &self,
+        bytes: &[u8],
+        board_luma: Option<f64>,
+        cx: f64,
+        cy: f64,
+        radius_px: f64,
+    ) -> (ColourSample, [f64; 3]) {
+        let side = self.side as usize;
+        let luma = match board_luma {
+            Some(luma) => luma,
+            None => self.background.as_ref().map_or(128.0, |b| {
+                b.luma_at(cx.round() as usize, cy.round() as usize)
+            }),
+        };
+        let sample_bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
+        (ColourSample::from_bgr(sample_bgr, luma), sample_bgr)
     }
 
     /// Learns the empty board everywhere except under hands and the pieces
@@ -1022,6 +1064,10 @@ struct RadiusBias {
     floor_mm: f64,
     limit_mm: f64,
     learned: bool,
+    /// A frame must show this many discs for its median to count.
+    min_discs: usize,
+    /// The running median radius measured (mm), unbounded.
+    median_mm: f64,
     /// The frame's radii, kept to reuse its allocation frame after frame.
     radii: Vec<f64>,
 }
@@ -1038,8 +1084,10 @@ const RADIUS_BIAS_MAX_PX: f64 = 3.0;
 impl RadiusBias {
     /// Before any carrommen are measured, and at least: a pixel of
     /// anti-aliased edge.
-    fn new(px_per_mm: f64) -> RadiusBias {
+    fn new(px_per_mm: f64, min_discs: usize) -> RadiusBias {
         RadiusBias {
+            min_discs,
+            median_mm: CARROMMAN_RADIUS_MM,
             bias_mm: 1.0 / px_per_mm,
             floor_mm: 1.0 / px_per_mm,
             limit_mm: RADIUS_BIAS_MAX_PX / px_per_mm,
@@ -1052,16 +1100,19 @@ impl RadiusBias {
     fn learn(&mut self, radii_mm: impl Iterator<Item = f64>) {
         self.radii.clear();
         self.radii.extend(radii_mm);
-        if self.radii.len() < RADIUS_BIAS_MIN_DISCS {
+        if self.radii.len() < self.min_discs {
             return;
         }
         let middle = self.radii.len() / 2;
         let (_, &mut median, _) = self.radii.select_nth_unstable_by(middle, f64::total_cmp);
         let seen = (median - CARROMMAN_RADIUS_MM).clamp(self.floor_mm, self.limit_mm);
-        self.bias_mm = if self.learned {
-            self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm)
+        (self.bias_mm, self.median_mm) = if self.learned {
+            (
+                self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm),
+                self.median_mm + RADIUS_BIAS_WEIGHT * (median - self.median_mm),
+            )
         } else {
-            seen
+            (seen, median)
         };
         self.learned = true;
     }
@@ -1069,6 +1120,94 @@ impl RadiusBias {
     /// Measured radii (mm) at or above this are the striker's.
     fn striker_threshold_mm(&self) -> f64 {
         (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0 + self.bias_mm
+    }
+}
+
+/// A disc found in the foreground before it is told striker or carromman.
+struct DiscCandidate {
+    /// The distance transform's peak (top-view px).
+    peak: (f64, f64),
+    /// Its centre fitted at a carromman's size (top-view px).
+    centre_px: (f64, f64),
+    radius_px: f64,
+    radius_mm: f64,
+    sample: ColourSample,
+    sample_bgr: [f64; 3],
+    by_colour: Piece,
+    colour_confidence: f64,
+}
+
+/// How much larger than their true size discs measure, for each colour of
+/// carromman and for all of them. The foreground of a dark piece on a light
+/// board takes in its shadow and its whole blurred edge, while a light one
+/// matches the board at its rim: in the renders whites measured 3-4 mm
+/// smaller than blacks on the same board, so one bias for all set a
+/// threshold a whitish striker at rest measured under. A striker is judged
+/// against the carrommen its colour is nearest.
+#[derive(Debug, Clone, PartialEq)]
+struct RadiusBiases {
+    all: RadiusBias,
+    white: RadiusBias,
+    black: RadiusBias,
+}
+
+/// A frame must show this many discs of one colour for their median to
+/// set that colour's bias.
+const RADIUS_BIAS_MIN_OF_A_COLOUR: usize = 4;
+
+/// A disc measuring this much (mm) over the carrommen of its colour is the
+/// striker, whatever the threshold of all discs says.
+const STRIKER_OVER_ITS_COLOUR_MM: f64 = 3.5;
+
+/// Halfway between the nominal radii: no disc measuring under it is taken
+/// for the striker, however small its colour's carrommen measure (a
+/// carromman partly missed says nothing of how large a whole disc measures,
+/// and touching ones merge into larger blobs).
+const NOMINAL_STRIKER_THRESHOLD_MM: f64 = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
+
+impl RadiusBiases {
+    fn new(px_per_mm: f64) -> RadiusBiases {
+        RadiusBiases {
+            all: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_DISCS),
+            white: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_OF_A_COLOUR),
+            black: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_OF_A_COLOUR),
+        }
+    }
+
+    /// Takes one frame's discs: measured radius (mm) and nearest colour.
+    fn learn(&mut self, discs: impl Iterator<Item = (f64, Piece)> + Clone) {
+        self.all.learn(discs.clone().map(|(radius, _)| radius));
+        self.white.learn(
+            discs
+                .clone()
+                .filter(|&(_, colour)| colour == Piece::White)
+                .map(|(radius, _)| radius),
+        );
+        self.black.learn(
+            discs
+                .filter(|&(_, colour)| colour == Piece::Black)
+                .map(|(radius, _)| radius),
+        );
+    }
+
+    /// Measured radii (mm) at or above this are the striker's, for a disc
+    /// whose colour is nearest `colour`'s: the threshold of all discs, or
+    /// lower where that colour's carrommen measure small (only the colour's
+    /// running median is used; its bias is that of all discs).
+    fn striker_threshold_mm(&self, colour: Piece) -> f64 {
+        let own = match colour {
+            Piece::White => Some(&self.white),
+            Piece::Black => Some(&self.black),
+            // One Queen, no median of her own.
+            Piece::Queen | Piece::Striker => None,
+        };
+        let all = self.all.striker_threshold_mm();
+        match own.filter(|own| own.learned) {
+            Some(own) => all
+                .min(own.median_mm + STRIKER_OVER_ITS_COLOUR_MM)
+                .max(NOMINAL_STRIKER_THRESHOLD_MM),
+            None => all,
+        }
     }
 }
 
@@ -1467,7 +1606,7 @@ mod tests {
         // Carrommen measuring 18.0-18.8 mm in radius (2.5-3.3 mm over their
         // true 15.5), one striker at 23.6: a threshold fixed halfway between
         // the true sizes (18.1) would take half the carrommen for strikers.
-        let mut bias = RadiusBias::new(0.5);
+        let mut bias = RadiusBias::new(0.5, RADIUS_BIAS_MIN_DISCS);
         let fixed = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
         assert!(bias.striker_threshold_mm() > fixed);
         let frame = [18.0, 18.4, 18.8, 18.4, 18.0, 18.4, 18.8, 23.6];
@@ -1481,8 +1620,39 @@ mod tests {
     }
 
     #[test]
+    fn a_striker_is_judged_against_the_carrommen_of_its_colour() {
+        // Dark pieces measure over their true radius (shadow, blurred rim),
+        // light ones under it (their rim matches a light board): blacks at
+        // 17.6 mm, whites at 14.0, as on a render. A whitish striker at rest
+        // measuring like a white (19.2 mm) falls under the threshold of all
+        // discs, which cannot go below a pixel over the nominal sizes.
+        let mut biases = RadiusBiases::new(0.5);
+        let whites = [14.0, 13.2, 14.4, 14.0, 15.2, 13.6, 14.0, 12.8, 16.0];
+        let blacks = [17.6, 17.6, 18.0, 17.2, 17.6, 16.8, 17.6, 17.6, 18.4];
+        let frame: Vec<(f64, Piece)> = whites
+            .iter()
+            .map(|&r| (r, Piece::White))
+            .chain(blacks.iter().map(|&r| (r, Piece::Black)))
+            .chain([(19.2, Piece::White)])
+            .collect();
+        for _ in 0..50 {
+            biases.learn(frame.iter().copied());
+        }
+        let all = biases.all.striker_threshold_mm();
+        assert!(19.2 < all, "{all}: the threshold of all discs misses it");
+        let white = biases.striker_threshold_mm(Piece::White);
+        assert!(19.2 >= white, "{white}");
+        assert!(whites.iter().all(|&r| r < white), "{white}");
+        let black = biases.striker_threshold_mm(Piece::Black);
+        assert!(blacks.iter().all(|&r| r < black), "{black}");
+        assert!(black <= all);
+        // The Queen, one of a kind, has no median of its own.
+        assert_eq!(biases.striker_threshold_mm(Piece::Queen), all);
+    }
+
+    #[test]
     fn few_or_small_discs_do_not_lower_the_striker_threshold_and_it_stays_bounded() {
-        let mut bias = RadiusBias::new(0.5);
+        let mut bias = RadiusBias::new(0.5, RADIUS_BIAS_MIN_DISCS);
         let start = bias.striker_threshold_mm();
         // A striker and a hand's fragment: not enough carrommen to judge by.
         bias.learn([23.0, 30.0].into_iter());
