@@ -712,6 +712,8 @@ impl Detector {
             let (mut sample, mut sample_bgr) = (candidate.sample, candidate.sample_bgr);
             let (mut by_colour, mut colour_confidence) = (by_colour, candidate.colour_confidence);
             if is_striker {
+                // Centred again at its own size: the fit counts only the
+                // foreground within the radius it is given.
                 let (x, y) = candidate.peak;
                 (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(STRIKER_RADIUS_MM));
                 (sample, sample_bgr) = self.colour_sample(bytes, board_luma, cx, cy, radius_px);
@@ -722,6 +724,7 @@ impl Detector {
             }
             let centre = self.frame.px_to_board(Point2::new(cx, cy));
             if centre.x.abs() > HALF_SURFACE_MM || centre.y.abs() > HALF_SURFACE_MM {
+                // Centred again, a striker-sized blob may fall off the surface.
                 continue;
             }
             let (piece, confidence) = if is_striker {
