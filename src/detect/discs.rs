@@ -681,58 +681,49 @@ impl Detector {
                 // Off the playing surface: the frame, the table, a sleeve.
                 continue;
             }
-            let (sample, sample_bgr) = self.colour_sample(bytes, board_luma, cx, cy, radius_px);
-            let (by_colour, colour_confidence) = self
-                .models
-                .classify(&sample, &CARROMMAN_CLASSES)
-                .unwrap_or((Piece::White, 0.0));
             candidates.push(DiscCandidate {
                 peak: (x, y),
                 centre_px: (cx, cy),
                 radius_px,
                 radius_mm: radius_px / self.frame.px_per_mm,
-                sample,
-                sample_bgr,
-                by_colour,
-                colour_confidence,
+                colour: self.read_colour(bytes, board_luma, cx, cy, radius_px),
             });
         }
         self.radius_bias
-            .learn(candidates.iter().map(|c| (c.radius_mm, c.by_colour)));
+            .learn(candidates.iter().map(|c| (c.radius_mm, c.colour.by_colour)));
         let mut discs = Vec::with_capacity(candidates.len());
-        for candidate in candidates {
-            let DiscCandidate {
-                radius_px,
-                radius_mm,
-                by_colour,
-                ..
-            } = candidate;
-            let is_striker = radius_mm >= self.radius_bias.striker_threshold_mm(by_colour);
-            let (mut cx, mut cy) = candidate.centre_px;
-            let (mut sample, mut sample_bgr) = (candidate.sample, candidate.sample_bgr);
-            let (mut by_colour, mut colour_confidence) = (by_colour, candidate.colour_confidence);
+        for DiscCandidate {
+            peak: (x, y),
+            centre_px: (mut cx, mut cy),
+            radius_px,
+            radius_mm,
+            mut colour,
+        } in candidates
+        {
+            let is_striker = radius_mm >= self.radius_bias.striker_threshold_mm(colour.by_colour);
             if is_striker {
                 // Centred again at its own size: the fit counts only the
                 // foreground within the radius it is given.
-                let (x, y) = candidate.peak;
                 (cx, cy) = fit_disc(mask, side, x, y, self.mm_to_px(STRIKER_RADIUS_MM));
-                (sample, sample_bgr) = self.colour_sample(bytes, board_luma, cx, cy, radius_px);
-                (by_colour, colour_confidence) = self
-                    .models
-                    .classify(&sample, &CARROMMAN_CLASSES)
-                    .unwrap_or((Piece::White, 0.0));
+                colour = self.read_colour(bytes, board_luma, cx, cy, radius_px);
             }
             let centre = self.frame.px_to_board(Point2::new(cx, cy));
             if centre.x.abs() > HALF_SURFACE_MM || centre.y.abs() > HALF_SURFACE_MM {
                 // Centred again, a striker-sized blob may fall off the surface.
                 continue;
             }
+            let ColourReading {
+                sample,
+                bgr,
+                by_colour,
+                confidence: colour_confidence,
+            } = colour;
             let (piece, confidence) = if is_striker {
                 (Piece::Striker, 1.0)
             } else {
                 (by_colour, colour_confidence)
             };
-            if self.looks_like_empty_board(&sample_bgr, cx, cy, radius_px) {
+            if self.looks_like_empty_board(&bgr, cx, cy, radius_px) {
                 continue;
             }
             if confidence > CONFIDENT_TO_ADAPT {
@@ -751,15 +742,16 @@ impl Detector {
     }
 
     /// The colour inside the disc of `radius_px` round (cx, cy) (top-view
-    /// px), against the empty board's luma there or `board_luma`.
-    fn colour_sample(
+    /// px), against the empty board's luma there or `board_luma`, and the
+    /// carromman it is nearest.
+    fn read_colour(
         &self,
         bytes: &[u8],
         board_luma: Option<f64>,
         cx: f64,
         cy: f64,
         radius_px: f64,
-    ) -> (ColourSample, [f64; 3]) {
+    ) -> ColourReading {
         let side = self.side as usize;
         let luma = match board_luma {
             Some(luma) => luma,
@@ -767,8 +759,18 @@ impl Detector {
                 b.luma_at(cx.round() as usize, cy.round() as usize)
             }),
         };
-        let sample_bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
-        (ColourSample::from_bgr(sample_bgr, luma), sample_bgr)
+        let bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
+        let sample = ColourSample::from_bgr(bgr, luma);
+        let (by_colour, confidence) = self
+            .models
+            .classify(&sample, &CARROMMAN_CLASSES)
+            .unwrap_or((Piece::White, 0.0));
+        ColourReading {
+            sample,
+            bgr,
+            by_colour,
+            confidence,
+        }
     }
 
     /// Learns the empty board everywhere except under hands and the pieces
@@ -1067,12 +1069,7 @@ struct RadiusBias {
     floor_mm: f64,
     limit_mm: f64,
     learned: bool,
-    /// A frame must show this many discs for its median to count.
-    min_discs: usize,
-    /// The running median radius measured (mm), unbounded.
-    median_mm: f64,
-    /// The frame's radii, kept to reuse its allocation frame after frame.
-    radii: Vec<f64>,
+    frame: FrameMedian,
 }
 
 /// A frame must show this many discs for its median radius to be a
@@ -1087,35 +1084,26 @@ const RADIUS_BIAS_MAX_PX: f64 = 3.0;
 impl RadiusBias {
     /// Before any carrommen are measured, and at least: a pixel of
     /// anti-aliased edge.
-    fn new(px_per_mm: f64, min_discs: usize) -> RadiusBias {
+    fn new(px_per_mm: f64) -> RadiusBias {
         RadiusBias {
-            min_discs,
-            median_mm: CARROMMAN_RADIUS_MM,
             bias_mm: 1.0 / px_per_mm,
             floor_mm: 1.0 / px_per_mm,
             limit_mm: RADIUS_BIAS_MAX_PX / px_per_mm,
             learned: false,
-            radii: Vec::new(),
+            frame: FrameMedian::new(RADIUS_BIAS_MIN_DISCS),
         }
     }
 
     /// Takes one frame's measured radii (mm).
     fn learn(&mut self, radii_mm: impl Iterator<Item = f64>) {
-        self.radii.clear();
-        self.radii.extend(radii_mm);
-        if self.radii.len() < self.min_discs {
+        let Some(median) = self.frame.of(radii_mm) else {
             return;
-        }
-        let middle = self.radii.len() / 2;
-        let (_, &mut median, _) = self.radii.select_nth_unstable_by(middle, f64::total_cmp);
+        };
         let seen = (median - CARROMMAN_RADIUS_MM).clamp(self.floor_mm, self.limit_mm);
-        (self.bias_mm, self.median_mm) = if self.learned {
-            (
-                self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm),
-                self.median_mm + RADIUS_BIAS_WEIGHT * (median - self.median_mm),
-            )
+        self.bias_mm = if self.learned {
+            self.bias_mm + RADIUS_BIAS_WEIGHT * (seen - self.bias_mm)
         } else {
-            (seen, median)
+            seen
         };
         self.learned = true;
     }
@@ -1126,6 +1114,67 @@ impl RadiusBias {
     }
 }
 
+/// The median of one frame's radii, when it shows enough discs to judge
+/// by; the buffer is kept to reuse its allocation frame after frame.
+#[derive(Debug, Clone, PartialEq)]
+struct FrameMedian {
+    min_discs: usize,
+    radii: Vec<f64>,
+}
+
+impl FrameMedian {
+    fn new(min_discs: usize) -> FrameMedian {
+        FrameMedian {
+            min_discs,
+            radii: Vec::new(),
+        }
+    }
+
+    fn of(&mut self, radii_mm: impl Iterator<Item = f64>) -> Option<f64> {
+        self.radii.clear();
+        self.radii.extend(radii_mm);
+        if self.radii.len() < self.min_discs {
+            return None;
+        }
+        let middle = self.radii.len() / 2;
+        let (_, &mut median, _) = self.radii.select_nth_unstable_by(middle, f64::total_cmp);
+        Some(median)
+    }
+}
+
+/// The running median radius (mm) the carrommen of one colour measure.
+#[derive(Debug, Clone, PartialEq)]
+struct ColourSize {
+    median_mm: Option<f64>,
+    frame: FrameMedian,
+}
+
+impl ColourSize {
+    fn new() -> ColourSize {
+        ColourSize {
+            median_mm: None,
+            frame: FrameMedian::new(RADIUS_BIAS_MIN_OF_A_COLOUR),
+        }
+    }
+
+    fn learn(&mut self, radii_mm: impl Iterator<Item = f64>) {
+        if let Some(median) = self.frame.of(radii_mm) {
+            self.median_mm = Some(self.median_mm.map_or(median, |running| {
+                running + RADIUS_BIAS_WEIGHT * (median - running)
+            }));
+        }
+    }
+}
+
+/// A disc's colour read round one centre: the sample, its mean BGR, and the
+/// carromman it is nearest with the confidence of that.
+struct ColourReading {
+    sample: ColourSample,
+    bgr: [f64; 3],
+    by_colour: Piece,
+    confidence: f64,
+}
+
 /// A disc found in the foreground before it is told striker or carromman.
 struct DiscCandidate {
     /// The distance transform's peak (top-view px).
@@ -1134,10 +1183,7 @@ struct DiscCandidate {
     centre_px: (f64, f64),
     radius_px: f64,
     radius_mm: f64,
-    sample: ColourSample,
-    sample_bgr: [f64; 3],
-    by_colour: Piece,
-    colour_confidence: f64,
+    colour: ColourReading,
 }
 
 /// How much larger than their true size discs measure, for each colour of
@@ -1150,8 +1196,8 @@ struct DiscCandidate {
 #[derive(Debug, Clone, PartialEq)]
 struct RadiusBiases {
     all: RadiusBias,
-    white: RadiusBias,
-    black: RadiusBias,
+    white: ColourSize,
+    black: ColourSize,
 }
 
 /// A frame must show this many discs of one colour for their median to
@@ -1171,9 +1217,9 @@ const NOMINAL_STRIKER_THRESHOLD_MM: f64 = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_
 impl RadiusBiases {
     fn new(px_per_mm: f64) -> RadiusBiases {
         RadiusBiases {
-            all: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_DISCS),
-            white: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_OF_A_COLOUR),
-            black: RadiusBias::new(px_per_mm, RADIUS_BIAS_MIN_OF_A_COLOUR),
+            all: RadiusBias::new(px_per_mm),
+            white: ColourSize::new(),
+            black: ColourSize::new(),
         }
     }
 
@@ -1195,22 +1241,19 @@ impl RadiusBiases {
 
     /// Measured radii (mm) at or above this are the striker's, for a disc
     /// whose colour is nearest `colour`'s: the threshold of all discs, or
-    /// lower where that colour's carrommen measure small (only the colour's
-    /// running median is used; its bias is that of all discs).
+    /// lower where that colour's carrommen measure small.
     fn striker_threshold_mm(&self, colour: Piece) -> f64 {
         let own = match colour {
-            Piece::White => Some(&self.white),
-            Piece::Black => Some(&self.black),
+            Piece::White => self.white.median_mm,
+            Piece::Black => self.black.median_mm,
             // One Queen, no median of her own.
             Piece::Queen | Piece::Striker => None,
         };
         let all = self.all.striker_threshold_mm();
-        match own.filter(|own| own.learned) {
-            Some(own) => all
-                .min(own.median_mm + STRIKER_OVER_ITS_COLOUR_MM)
-                .max(NOMINAL_STRIKER_THRESHOLD_MM),
-            None => all,
-        }
+        own.map_or(all, |median| {
+            all.min(median + STRIKER_OVER_ITS_COLOUR_MM)
+                .max(NOMINAL_STRIKER_THRESHOLD_MM)
+        })
     }
 }
 
@@ -1609,7 +1652,7 @@ mod tests {
         // Carrommen measuring 18.0-18.8 mm in radius (2.5-3.3 mm over their
         // true 15.5), one striker at 23.6: a threshold fixed halfway between
         // the true sizes (18.1) would take half the carrommen for strikers.
-        let mut bias = RadiusBias::new(0.5, RADIUS_BIAS_MIN_DISCS);
+        let mut bias = RadiusBias::new(0.5);
         let fixed = (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM) / 2.0;
         assert!(bias.striker_threshold_mm() > fixed);
         let frame = [18.0, 18.4, 18.8, 18.4, 18.0, 18.4, 18.8, 23.6];
@@ -1655,7 +1698,7 @@ mod tests {
 
     #[test]
     fn few_or_small_discs_do_not_lower_the_striker_threshold_and_it_stays_bounded() {
-        let mut bias = RadiusBias::new(0.5, RADIUS_BIAS_MIN_DISCS);
+        let mut bias = RadiusBias::new(0.5);
         let start = bias.striker_threshold_mm();
         // A striker and a hand's fragment: not enough carrommen to judge by.
         bias.learn([23.0, 30.0].into_iter());
