@@ -15,6 +15,7 @@ use super::background::{self, Background};
 use super::blobs::EdgeBlobs;
 use super::colours::{ColourModels, ColourSample};
 use super::faint::FaintSearch;
+use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
 use super::topview::Rectified;
 use super::{Detection, Detections, Occluder, OcclusionCause};
@@ -917,6 +918,68 @@ impl Detector {
             });
         }
         Ok(discs)
+    }
+
+    /// A piece in motion the detection missed (see [`super::moving`]): the
+    /// disc found near where the tracker expects it, classified as a
+    /// carromman, if any. `accounted` are the discs already followed (centre
+    /// in board mm, radius mm), not looked at, nor is anywhere under
+    /// `covered` (hands).
+    pub fn search_moving(
+        &self,
+        view: &Rectified,
+        sought: &Sought,
+        accounted: &[(Point2<f64>, f64)],
+        covered: &[Occluder],
+    ) -> Result<Option<Detection>, DetectError> {
+        let Some(background) = self.background.as_ref() else {
+            return Ok(None);
+        };
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let side = self.side as usize;
+        let px_per_mm = self.frame.px_per_mm;
+        let mut usable: Vec<bool> = (0..side * side)
+            .map(|i| background.is_seen_index(i))
+            .collect();
+        // A disc found must clear those followed: the blur of a piece in
+        // motion reaches past its disc.
+        for &(centre, radius_mm) in accounted {
+            let px = self.frame.board_to_px(centre);
+            let clear = (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm;
+            for i in background::disc_pixels(side, side, px.x, px.y, clear) {
+                usable[i] = false;
+            }
+        }
+        for o in covered {
+            let (x0, y0, x1, y1) = px_box(&self.frame, o, FAINT_COVER_MARGIN_MM, side);
+            for row in usable.chunks_exact_mut(side).take(y1 + 1).skip(y0) {
+                row[x0.min(side)..(x1 + 1).min(side)].fill(false);
+            }
+        }
+        let gain = background.gain();
+        let Some(disc) = find_moving(bytes, background, gain, &self.frame, &usable, sought) else {
+            return Ok(None);
+        };
+        let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
+        let luma = background.luma_at(disc.column as usize, disc.row as usize);
+        let sample_bgr = mean_bgr(
+            bytes,
+            side,
+            disc.column,
+            disc.row,
+            COLOUR_SAMPLE_FRACTION * radius_px,
+        );
+        let sample = ColourSample::from_bgr(sample_bgr, luma);
+        Ok(self
+            .models
+            .classify(&sample, &CARROMMAN_CLASSES)
+            .map(|(piece, confidence)| Detection {
+                centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
+                radius_mm: CARROMMAN_RADIUS_MM,
+                piece,
+                by_colour: piece,
+                confidence,
+            }))
     }
 
     /// The first frame: checks that a board is in view, then either finds the

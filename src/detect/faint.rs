@@ -404,37 +404,7 @@ const CENTRE_STEP_PX: f64 = 0.25;
 mod tests {
     use super::*;
 
-    /// A board of uniform wood with a little noise, as a top view.
-    fn wood(side: usize, seed: u64) -> Vec<u8> {
-        let noise = crate::detect::test_noise(side * side * 3, seed);
-        (0..side * side * 3)
-            .map(|i| {
-                let base = [150u8, 180, 200][i % 3];
-                base.saturating_add(noise[i] % 5)
-            })
-            .collect()
-    }
-
-    fn paint_disc(
-        bgr: &mut [u8],
-        side: usize,
-        column: f64,
-        row: f64,
-        radius: f64,
-        colour: [u8; 3],
-    ) {
-        for i in background::disc_pixels(side, side, column, row, radius) {
-            bgr[3 * i..3 * i + 3].copy_from_slice(&colour);
-        }
-    }
-
-    /// A white carromman as the simulator draws one on light wood: a face
-    /// ten levels lighter than the wood (under the 22-level foreground
-    /// floor) inside a darker rim a pixel and a half wide.
-    fn paint_white(bgr: &mut [u8], side: usize, column: f64, row: f64) {
-        paint_disc(bgr, side, column, row, 7.9, [120, 145, 160]);
-        paint_disc(bgr, side, column, row, 6.4, [162, 192, 212]);
-    }
+    use crate::detect::{test_paint_white as paint_white, test_wood as wood};
 
     #[test]
     fn a_disc_just_lighter_than_the_wood_is_found_where_the_foreground_misses_it() {

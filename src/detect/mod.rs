@@ -20,6 +20,7 @@ mod blobs;
 pub mod colours;
 pub mod discs;
 mod faint;
+pub mod moving;
 pub mod prior;
 pub mod refine;
 pub mod shake;
@@ -200,6 +201,42 @@ pub(crate) fn test_noise(len: usize, seed: u64) -> Vec<u8> {
             (state >> 24) as u8
         })
         .collect()
+}
+
+/// A board of uniform wood with a little noise, as a top view.
+#[cfg(test)]
+pub(crate) fn test_wood(side: usize, seed: u64) -> Vec<u8> {
+    let noise = test_noise(side * side * 3, seed);
+    (0..side * side * 3)
+        .map(|i| {
+            let base = [150u8, 180, 200][i % 3];
+            base.saturating_add(noise[i] % 5)
+        })
+        .collect()
+}
+
+/// Paints a disc of one BGR colour into a top view.
+#[cfg(test)]
+pub(crate) fn test_paint_disc(
+    bgr: &mut [u8],
+    side: usize,
+    column: f64,
+    row: f64,
+    radius: f64,
+    colour: [u8; 3],
+) {
+    for i in background::disc_pixels(side, side, column, row, radius) {
+        bgr[3 * i..3 * i + 3].copy_from_slice(&colour);
+    }
+}
+
+/// A white carromman as the simulator draws one on light wood at 0.5 px/mm:
+/// a face ten levels lighter than the wood (under the 22-level foreground
+/// floor) inside a darker rim a pixel and a half wide.
+#[cfg(test)]
+pub(crate) fn test_paint_white(bgr: &mut [u8], side: usize, column: f64, row: f64) {
+    test_paint_disc(bgr, side, column, row, 7.9, [120, 145, 160]);
+    test_paint_disc(bgr, side, column, row, 6.4, [162, 192, 212]);
 }
 
 /// How high (mm) above the board a disc's body seen from above stands on

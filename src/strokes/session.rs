@@ -21,8 +21,8 @@ use crate::contract::{
 use crate::detect::colours::ColourModelError;
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::{
-    BoardCamera, ColourModels, DetectError, Detector, DetectorOptions, Frame, FrameReader,
-    Occluder, Rectified, TopView, TopViewError, VideoError,
+    BoardCamera, ColourModels, DetectError, Detections, Detector, DetectorOptions, Frame,
+    FrameReader, Occluder, OcclusionCause, Rectified, TopView, TopViewError, VideoError,
 };
 use crate::geometry::{seat_markings, Seat};
 use crate::rules::Engine;
@@ -542,6 +542,7 @@ fn process_frame(
         return Ok((tracker.seed(&detections), detections.break_arrangement));
     }
     let mut tracks = tracker.update(&detections);
+    look_again_for_pieces_in_motion(rectified, &detections, detector, tracker, &mut tracks)?;
     look_again_for_lost_pieces(
         rectified,
         &detections.occluders,
@@ -550,6 +551,48 @@ fn process_frame(
         &mut tracks,
     )?;
     Ok((tracks, false))
+}
+
+/// A piece in motion the detector missed this frame (a white over light
+/// wood and the base lines) is looked for where its track's course leads,
+/// away from the other discs followed and the hands, before its track is
+/// given up.
+fn look_again_for_pieces_in_motion(
+    rectified: &Rectified,
+    detections: &Detections,
+    detector: &Detector,
+    tracker: &mut Tracker,
+    tracks: &mut TrackFrame,
+) -> Result<(), StageError> {
+    let unseen = tracker.unseen_in_motion();
+    if unseen.is_empty() {
+        return Ok(());
+    }
+    let mut accounted: Vec<(Point2<f64>, f64)> = tracker
+        .tracks()
+        .chain(tracker.tentative())
+        .filter(|track| track.seen_this_frame())
+        .map(|track| (track.position, track.radius_mm()))
+        .collect();
+    let hands: Vec<Occluder> = detections
+        .occluders
+        .iter()
+        .filter(|o| o.cause == OcclusionCause::Hand)
+        .copied()
+        .collect();
+    for (id, sought) in unseen {
+        let found = detector
+            .search_moving(rectified, &sought, &accounted, &hands)
+            .map_err(StageError::Detect)?;
+        // One disc is one piece: twin tracks of a blurred piece do not both
+        // follow it.
+        if let Some(detection) = found {
+            if tracker.sighted_in_motion(id, &detection, tracks) {
+                accounted.push((detection.centre, detection.radius_mm));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A piece lost from sight may lie still where it barely differs from the

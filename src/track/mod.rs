@@ -6,6 +6,7 @@
 
 use nalgebra::{Point2, Vector2};
 
+use crate::detect::moving::Sought;
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM};
 use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat, Stroke};
@@ -148,6 +149,10 @@ const AT_REST_MM_S: f64 = 40.0;
 fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
     (track.position - track.first_seen_at).norm() >= distance_mm
 }
+
+/// A track unseen moving at least this fast (mm/s) is looked for again
+/// where its course leads ([`Tracker::unseen_in_motion`]).
+const LOOKED_FOR_IN_MOTION_MM_S: f64 = 150.0;
 
 /// Seconds a piece lost from sight is remembered for being found again.
 const REFOUND_WITHIN_S: f64 = 3.0;
@@ -312,6 +317,8 @@ pub struct Tracker {
     tracks: Vec<Track>,
     next_id: u32,
     last_t: Option<f64>,
+    /// Seconds between the last two frames.
+    last_dt: f64,
     recent_hands: Vec<(Occluder, u32)>,
     /// Confirmed pieces lost from sight away from the pockets lately: piece,
     /// where, when (s). A disc of that kind found again near there is the
@@ -327,6 +334,7 @@ impl Tracker {
             tracks: Vec::new(),
             next_id: 0,
             last_t: None,
+            last_dt: 0.0,
             recent_hands: Vec::new(),
             recently_lost: Vec::new(),
         }
@@ -396,6 +404,7 @@ impl Tracker {
         let t = detections.t;
         let dt = self.last_t.map_or(0.0, |last| (t - last).max(0.0));
         self.last_t = Some(t);
+        self.last_dt = dt;
         let mut events = Vec::new();
         self.drop_changed_looks(detections, t, &mut events);
         let mut detection_used = vec![false; detections.discs.len()];
@@ -476,6 +485,7 @@ impl Tracker {
                     && detection.piece == track.piece
                     && distance <= self.options.jump_mm
                     && within_reach(track, detection, dt)
+                    && ahead_of(track, bounced[ti], detection.centre)
                 {
                     pairs.push((distance, ti, di));
                 }
@@ -602,6 +612,61 @@ impl Tracker {
             hand_present,
             hand_seats: detections.hand_seats(),
         }
+    }
+
+    /// The pieces in motion that went unseen this frame, and where to look
+    /// for each (see [`crate::detect::moving`]): ahead on its course by the
+    /// frames it has gone unseen, within the reach the motion gate allows.
+    pub fn unseen_in_motion(&self) -> Vec<(TrackId, Sought)> {
+        let dt = self.last_dt;
+        self.tracks
+            .iter()
+            .filter(|t| {
+                t.confirmed && !t.hidden && t.missed > 0 && t.speed() >= LOOKED_FOR_IN_MOTION_MM_S
+            })
+            .map(|t| {
+                let ahead = dt * f64::from(t.missed);
+                let (near, _) = predict_with_cushions(t, ahead);
+                let reach_mm =
+                    self.options.gate_mm + self.options.gate_speed_fraction * t.speed() * ahead;
+                (t.id, Sought { near, reach_mm })
+            })
+            .collect()
+    }
+
+    /// A piece in motion found by a second look (see
+    /// [`Tracker::unseen_in_motion`]): its track follows it as though the
+    /// detector had found it, and `frame` shows the track so. Returns
+    /// whether the track was still there to follow it.
+    pub fn sighted_in_motion(
+        &mut self,
+        id: TrackId,
+        detection: &Detection,
+        frame: &mut TrackFrame,
+    ) -> bool {
+        let dt = self.last_dt;
+        let options = self.options;
+        let Some(track) = self.tracks.iter_mut().find(|t| t.id == id) else {
+            return false;
+        };
+        // A carromman of another colour there is another piece (the striker
+        // is not among the colours a carromman is read as).
+        if track.piece != Piece::Striker && detection.piece != track.piece {
+            return false;
+        }
+        // The step measured spans every frame it went unseen.
+        let span = dt * f64::from(track.missed);
+        // Its colour, blurred over the board, is no vote on what piece it is.
+        let detection = Detection {
+            piece: track.piece,
+            confidence: 0.0,
+            ..*detection
+        };
+        apply_detection(track, &detection, span, &options);
+        if let Some(shown) = frame.tracks.iter_mut().find(|t| t.id == id) {
+            *shown = track.clone();
+        }
+        true
     }
 
     /// The kinds of the pieces lost from sight away from the pockets lately
@@ -749,6 +814,36 @@ fn within_reach(track: &Track, detection: &Detection, dt: f64) -> bool {
         || (detection.centre - track.position).norm()
             <= MAX_PIECE_SPEED_MM_S * dt * f64::from(track.missed + 1)
 }
+
+/// Whether `at` could be where `track`'s piece went, by its heading (the
+/// velocity turned back on the axes its prediction `bounced` off the
+/// cushion): out in the open, a piece already running is knocked aside by
+/// what it meets, not back past where it was, and a disc there is another
+/// piece, or the ghost of this one where it lay still before it was struck.
+/// By a pocket's jaws or the cushion a piece can come straight back.
+fn ahead_of(track: &Track, bounced: [bool; 2], at: Point2<f64>) -> bool {
+    let by_the_frame = track.position.x.abs().max(track.position.y.abs())
+        >= HALF_SURFACE_MM - REBOUND_ZONE_MM
+        || nearest_pocket(track.position).1 <= POCKET_RADIUS_MM + REBOUND_ZONE_MM;
+    if by_the_frame {
+        return true;
+    }
+    let mut heading = track.velocity;
+    for axis in 0..2 {
+        if bounced[axis] {
+            heading[axis] = -heading[axis];
+        }
+    }
+    let way = at - track.position;
+    let speed = heading.norm();
+    speed < SPEEDING_MM_S
+        || way.norm() < CARROMMAN_RADIUS_MM
+        || way.dot(&heading) >= MIN_HEADING_COS * way.norm() * speed
+}
+
+/// Within this distance (mm) of the cushion or a pocket's mouth a piece may
+/// rebound straight back ([`ahead_of`]).
+const REBOUND_ZONE_MM: f64 = 3.0 * CARROMMAN_RADIUS_MM;
 
 /// Share of a piece's speed into the cushion that it keeps coming off it
 /// (the cushion's restitution; the simulator's is 0.75 too).
@@ -1141,6 +1236,71 @@ mod tests {
             .filter(|t| t.piece == piece)
             .map(|t| t.id)
             .collect()
+    }
+
+    /// A tracker following a white struck from (x, y) at `step` mm a frame
+    /// along +x, seen in frames 0 to `seen_until`; the frame after, only
+    /// `then` is detected. Returns the tracker, that frame, the white's id.
+    fn white_running(
+        x: f64,
+        y: f64,
+        step: f64,
+        seen_until: u64,
+        then: Vec<Detection>,
+    ) -> (Tracker, TrackFrame, TrackId) {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let first = feed(&mut tracker, frame(0, vec![disc(Piece::White, x, y)]));
+        let white = id_of(&first, Piece::White)[0];
+        for i in 1..=seen_until {
+            let at = x + step * i as f64;
+            feed(&mut tracker, frame(i, vec![disc(Piece::White, at, y)]));
+        }
+        let last = feed(&mut tracker, frame(seen_until + 1, then));
+        (tracker, last, white)
+    }
+
+    #[test]
+    fn a_piece_in_motion_missed_is_looked_for_on_its_course_and_followed() {
+        // 40 mm a frame is 1.2 m/s.
+        let (mut tracker, mut last, white) = white_running(-200.0, 0.0, 40.0, 4, Vec::new());
+        let sought = tracker.unseen_in_motion();
+        assert_eq!(sought.len(), 1, "{sought:?}");
+        let (id, wanted) = sought[0];
+        assert_eq!(id, white);
+        // Ahead on its course by a frame: about -200 + 5 × 40.
+        assert!(
+            (wanted.near - Point2::new(0.0, 0.0)).norm() < 15.0,
+            "{wanted:?}"
+        );
+        // A black there is another piece.
+        assert!(!tracker.sighted_in_motion(id, &disc(Piece::Black, 2.0, 1.0), &mut last));
+        assert!(tracker.unseen_in_motion().iter().any(|(i, _)| *i == white));
+        // A white there is this one: followed, and shown so in the frame.
+        assert!(tracker.sighted_in_motion(id, &disc(Piece::White, 2.0, 1.0), &mut last));
+        let shown = last.tracks.iter().find(|t| t.id == white).expect("shown");
+        assert!(shown.seen_this_frame());
+        assert_eq!(shown.position, Point2::new(2.0, 1.0));
+        assert!(tracker.unseen_in_motion().is_empty());
+        // The next frame's detection pairs with it as usual.
+        let next = feed(&mut tracker, frame(6, vec![disc(Piece::White, 42.0, 1.0)]));
+        assert_eq!(id_of(&next, Piece::White), vec![white]);
+    }
+
+    #[test]
+    fn a_running_piece_is_not_paired_with_a_disc_back_where_it_came_from() {
+        // Out in the open, a white of the same kind back where the running
+        // white was two frames ago (its ghost in the empty-board model) is
+        // not it.
+        let ghost = disc(Piece::White, -115.0, 0.0);
+        let (_, last, white) = white_running(-200.0, 0.0, 45.0, 3, vec![ghost]);
+        let track = last.tracks.iter().find(|t| t.id == white).expect("kept");
+        assert!(!track.seen_this_frame(), "{track:?}");
+        // By a pocket's jaws it may come straight back.
+        let rebound = disc(Piece::White, 255.0, 320.0);
+        let (_, last, white) = white_running(165.0, 320.0, 45.0, 3, vec![rebound]);
+        let track = last.tracks.iter().find(|t| t.id == white).expect("kept");
+        assert!(track.seen_this_frame(), "{track:?}");
+        assert_eq!(track.position, rebound.centre);
     }
 
     #[test]
