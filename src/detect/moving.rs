@@ -52,9 +52,9 @@ pub struct MovingDisc {
 
 /// The strongest carromman-sized disc differing from the empty board within
 /// `sought`'s reach in `bgr` (the top view, `frame`'s layout), if one stands
-/// out by `MIN_CONTRAST` (12 levels). `usable` says which pixels may be compared (the
-/// model has seen the empty board there, and no other piece or hand lies
-/// on them); `gain` is this frame's lamp gain against the model.
+/// out by `MIN_CONTRAST` (12 levels). `usable` says which pixels may be
+/// compared (the model has seen the empty board there, and no other piece
+/// or hand lies on them); `gain` is this frame's lamp gain against the model.
 pub fn find_moving(
     bgr: &[u8],
     model: &Background,
