@@ -892,16 +892,13 @@ impl Detector {
             let luma = search.board_at(centre_index).map_or(128.0, |bgr| {
                 f64::from(bgr.iter().sum::<f32>() / 3.0 * background.gain())
             });
-            let sample_bgr = mean_bgr(
+            let Some((piece, confidence)) = classify_carromman(
+                &self.models,
                 bytes,
                 side,
-                disc.column,
-                disc.row,
-                COLOUR_SAMPLE_FRACTION * radius_px,
-            );
-            let sample = ColourSample::from_bgr(sample_bgr, luma);
-            let Some((piece, confidence)) = self.models.classify(&sample, &CARROMMAN_CLASSES)
-            else {
+                (disc.column, disc.row, radius_px),
+                luma,
+            ) else {
                 continue;
             };
             let Some(k) = still_wanted.iter().position(|&w| w == piece) else {
@@ -960,26 +957,17 @@ impl Detector {
         let Some(disc) = find_moving(bytes, background, gain, &self.frame, &usable, sought) else {
             return Ok(None);
         };
-        let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
         let luma = background.luma_at(disc.column as usize, disc.row as usize);
-        let sample_bgr = mean_bgr(
-            bytes,
-            side,
-            disc.column,
-            disc.row,
-            COLOUR_SAMPLE_FRACTION * radius_px,
-        );
-        let sample = ColourSample::from_bgr(sample_bgr, luma);
-        Ok(self
-            .models
-            .classify(&sample, &CARROMMAN_CLASSES)
-            .map(|(piece, confidence)| Detection {
-                centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
-                radius_mm: CARROMMAN_RADIUS_MM,
-                piece,
-                by_colour: piece,
-                confidence,
-            }))
+        let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
+        let disc_px = (disc.column, disc.row, radius_px);
+        let colour = classify_carromman(&self.models, bytes, side, disc_px, luma);
+        Ok(colour.map(|(piece, confidence)| Detection {
+            centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece,
+            by_colour: piece,
+            confidence,
+        }))
     }
 
     /// The first frame: checks that a board is in view, then either finds the
@@ -1433,6 +1421,21 @@ impl RestLooks {
         }
         changed
     }
+}
+
+/// The carromman a disc (centre column, row, radius in pixels) of the top
+/// view `bytes` is by `models`, where the empty board's luma is
+/// `board_luma`, and how clearly: for discs found by a second look, never
+/// the striker (their size is not measured).
+fn classify_carromman(
+    models: &ColourModels,
+    bytes: &[u8],
+    side: usize,
+    (column, row, radius_px): (f64, f64, f64),
+    board_luma: f64,
+) -> Option<(Piece, f64)> {
+    let bgr = mean_bgr(bytes, side, column, row, COLOUR_SAMPLE_FRACTION * radius_px);
+    models.classify(&ColourSample::from_bgr(bgr, board_luma), &CARROMMAN_CLASSES)
 }
 
 /// Mean BGR of the pixels within `radius` of (x, y).

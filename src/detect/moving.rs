@@ -126,39 +126,36 @@ pub fn find_moving(
         (enough(n_inside, all_inside) && enough(n_ring, all_ring))
             .then(|| inside / n_inside - ring / n_ring)
     };
-    // Every other pixel is near enough: the best is then refined to one.
     let mut best: Option<MovingDisc> = None;
+    let consider = |best: &mut Option<MovingDisc>, cx: f64, cy: f64| {
+        if let Some(contrast) = disc_contrast(cx, cy) {
+            if best.is_none_or(|b| contrast > b.contrast) {
+                *best = Some(MovingDisc {
+                    column: cx,
+                    row: cy,
+                    contrast,
+                });
+            }
+        }
+    };
+    // Every other pixel is near enough: the best is then refined to one.
     let reach2 = reach * reach;
     for y in (y0..=y1).step_by(2) {
         for x in (x0..=x1).step_by(2) {
             let (cx, cy) = (x as f64, y as f64);
-            if (cx - centre.x).powi(2) + (cy - centre.y).powi(2) > reach2 || !usable[y * side + x] {
-                continue;
-            }
-            if let Some(contrast) = disc_contrast(cx, cy) {
-                if best.is_none_or(|b| contrast > b.contrast) {
-                    best = Some(MovingDisc {
-                        column: cx,
-                        row: cy,
-                        contrast,
-                    });
-                }
+            if (cx - centre.x).powi(2) + (cy - centre.y).powi(2) <= reach2 && usable[y * side + x] {
+                consider(&mut best, cx, cy);
             }
         }
     }
     let coarse = best?;
     for dy in -1..=1 {
         for dx in -1..=1 {
-            let (cx, cy) = (coarse.column + f64::from(dx), coarse.row + f64::from(dy));
-            if let Some(contrast) = disc_contrast(cx, cy) {
-                if best.is_none_or(|b| contrast > b.contrast) {
-                    best = Some(MovingDisc {
-                        column: cx,
-                        row: cy,
-                        contrast,
-                    });
-                }
-            }
+            consider(
+                &mut best,
+                coarse.column + f64::from(dx),
+                coarse.row + f64::from(dy),
+            );
         }
     }
     best.filter(|b| b.contrast >= MIN_CONTRAST)
