@@ -306,8 +306,9 @@ pub struct StrokeMachine {
     finished: Vec<SeenStroke>,
     frames_seen: u64,
     /// The tracks behind the current stroke's pieces off the board, in the
-    /// order of its `overboard` list: one found again bounced back.
-    overboard_tracks: Vec<TrackId>,
+    /// order of its `overboard` list, with where they were last seen: one
+    /// found again bounced back.
+    overboard_tracks: Vec<(TrackId, Point2<f64>)>,
     /// The seat of the last lone arm seen over the board between strokes,
     /// and when (s): the player about to strike.
     hand_seat: Option<(Seat, f64)>,
@@ -831,7 +832,7 @@ impl StrokeMachine {
                 self.lost_towards_pocket
                     .retain(|l| l.id != lost || l.found_elsewhere(at, t));
                 // Off the board and back: it hit the frame, not the floor.
-                if let Some(k) = self.overboard_tracks.iter().position(|&id| id == lost) {
+                if let Some(k) = self.overboard_tracks.iter().position(|&(id, _)| id == lost) {
                     self.overboard_tracks.remove(k);
                     if k < current.stroke.overboard.len() {
                         current.stroke.overboard.remove(k);
@@ -860,12 +861,35 @@ impl StrokeMachine {
                         Some(Some(pocket))
                     }
                     Exit::Edge(crossed) if ran_at_the_frame(&self.recent, id, crossed) => {
-                        current
+                        // Two discs cannot lie closer than a diameter: two
+                        // tracks leaving that near together followed one
+                        // blurred piece.
+                        let twin = current
                             .stroke
                             .overboard
-                            .push(OverboardPiece { piece, t: Some(t) });
-                        self.overboard_tracks.push(id);
-                        Some(None)
+                            .iter()
+                            .zip(&self.overboard_tracks)
+                            .any(|(off, &(_, at))| {
+                                off.piece == piece
+                                    && off.t.is_some_and(|left| t - left <= ONE_PIECE_OFF_S)
+                                    && (at - last_seen).norm() < 2.0 * CARROMMAN_RADIUS_MM
+                            });
+                        if twin {
+                            current.vision.alerts.push(VisionNote {
+                                t,
+                                message: format!(
+                                    "a {piece} seen leaving the board twice at once is counted once"
+                                ),
+                            });
+                            None
+                        } else {
+                            current
+                                .stroke
+                                .overboard
+                                .push(OverboardPiece { piece, t: Some(t) });
+                            self.overboard_tracks.push((id, last_seen));
+                            Some(None)
+                        }
                     }
                     Exit::Edge(_) => {
                         current.vision.alerts.push(VisionNote {
@@ -1020,6 +1044,10 @@ const SAME_POCKETING_S: f64 = 0.3;
 /// about two frames at 30 fps) are one piece whatever the count says: two
 /// carrommen cannot pass through one pocket's mouth together.
 const SAME_POCKETING_SURELY_S: f64 = 0.07;
+
+/// Two tracks of one kind leaving the board over the frame within this time
+/// (s, three frames at 30 fps) and nearer than a diameter are one piece.
+const ONE_PIECE_OFF_S: f64 = 0.1;
 
 /// A piece lost by a pocket this long (s) after the stroke came to rest did
 /// not drop in late.
@@ -2901,6 +2929,38 @@ mod tests {
         );
         assert!(overboard(&gentle).is_empty(), "{gentle:?}");
         assert!(alerted(&gentle[0], "by the cushion"), "{gentle:?}");
+    }
+
+    #[test]
+    fn two_tracks_leaving_the_board_nearer_than_a_diameter_are_one_piece() {
+        // Two blacks at rest `apart` mm apart north to south, both knocked
+        // west at 2.4 m/s from frame 20 and lost at the frame together.
+        let pair_run_off = |apart: f64| {
+            let step = nalgebra::Vector2::new(-80.0, 0.0);
+            run((0..70).map(move |i| {
+                let mut discs = Vec::new();
+                discs.extend(striker_struck_from_north(i));
+                for start in [Point2::new(-100.0, 60.0), Point2::new(-100.0, 60.0 + apart)] {
+                    match i {
+                        ..20 => discs.push(disc(Piece::Black, start)),
+                        20..23 => discs.push(disc(Piece::Black, start + step * f64::from(i - 19))),
+                        _ => {}
+                    }
+                }
+                discs
+            }))
+        };
+        let overboard = |strokes: &[SeenStroke]| {
+            assert_eq!(strokes.len(), 1, "{strokes:?}");
+            strokes[0].stroke.overboard.len()
+        };
+        // 14 mm apart: one blurred black followed twice.
+        let twins = pair_run_off(14.0);
+        assert_eq!(overboard(&twins), 1, "{twins:?}");
+        assert!(alerted(&twins[0], "twice at once"), "{twins:?}");
+        // 40 mm apart: two blacks.
+        let pair = pair_run_off(40.0);
+        assert_eq!(overboard(&pair), 2, "{pair:?}");
     }
 
     #[test]
