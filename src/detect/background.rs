@@ -684,6 +684,18 @@ impl Compare {
     }
 }
 
+/// Sets to `false` the pixels of a row-major mask `side` wide within a box
+/// (first column, first row, last column, last row).
+pub(super) fn clear_box(
+    mask: &mut [bool],
+    side: usize,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+) {
+    for row in mask.chunks_exact_mut(side).take(y1 + 1).skip(y0) {
+        row[x0.min(side)..(x1 + 1).min(side)].fill(false);
+    }
+}
+
 /// Indices of the pixels of a `width`×`height` image within `radius` of
 /// (column, row).
 pub(super) fn disc_pixels(

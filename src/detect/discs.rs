@@ -753,19 +753,16 @@ impl Detector {
         cy: f64,
         radius_px: f64,
     ) -> ColourReading {
-        let side = self.side as usize;
         let luma = match board_luma {
             Some(luma) => luma,
             None => self.background.as_ref().map_or(128.0, |b| {
                 b.luma_at(cx.round() as usize, cy.round() as usize)
             }),
         };
-        let bgr = mean_bgr(bytes, side, cx, cy, COLOUR_SAMPLE_FRACTION * radius_px);
-        let sample = ColourSample::from_bgr(bgr, luma);
-        let (by_colour, confidence) = self
-            .models
-            .classify(&sample, &CARROMMAN_CLASSES)
-            .unwrap_or((Piece::White, 0.0));
+        let side = self.side as usize;
+        let (sample, bgr, nearest) =
+            sample_colour(&self.models, bytes, side, (cx, cy, radius_px), luma);
+        let (by_colour, confidence) = nearest.unwrap_or((Piece::White, 0.0));
         ColourReading {
             sample,
             bgr,
@@ -892,13 +889,10 @@ impl Detector {
             let luma = search.board_at(centre_index).map_or(128.0, |bgr| {
                 f64::from(bgr.iter().sum::<f32>() / 3.0 * background.gain())
             });
-            let Some((piece, confidence)) = classify_carromman(
-                &self.models,
-                bytes,
-                side,
-                (disc.column, disc.row, radius_px),
-                luma,
-            ) else {
+            let disc_px = (disc.column, disc.row, radius_px);
+            let (_, _, Some((piece, confidence))) =
+                sample_colour(&self.models, bytes, side, disc_px, luma)
+            else {
                 continue;
             };
             let Some(k) = still_wanted.iter().position(|&w| w == piece) else {
@@ -917,57 +911,38 @@ impl Detector {
         Ok(discs)
     }
 
-    /// A piece in motion the detection missed (see [`super::moving`]): the
-    /// disc found near where the tracker expects it, classified as a
-    /// carromman, if any. `accounted` are the discs already followed (centre
-    /// in board mm, radius mm), not looked at, nor is anywhere under
-    /// `covered` (hands).
-    pub fn search_moving(
-        &self,
-        view: &Rectified,
-        sought: &Sought,
+    /// A look this frame for pieces in motion the detection missed (see
+    /// [`super::moving`]), away from `accounted`, the discs already followed
+    /// (centre in board mm, radius mm), and from anywhere under `covered`
+    /// (hands); `None` before the empty board is known.
+    pub fn look_for_moving<'d>(
+        &'d self,
+        view: &'d Rectified,
         accounted: &[(Point2<f64>, f64)],
         covered: &[Occluder],
-    ) -> Result<Option<Detection>, DetectError> {
+    ) -> Result<Option<MovingLook<'d>>, DetectError> {
         let Some(background) = self.background.as_ref() else {
             return Ok(None);
         };
         let bytes = self.bytes_of(&view.image, view.index)?;
         let side = self.side as usize;
-        let px_per_mm = self.frame.px_per_mm;
-        let mut usable: Vec<bool> = (0..side * side)
+        let usable = (0..side * side)
             .map(|i| background.is_seen_index(i))
             .collect();
-        // A disc found must clear those followed: the blur of a piece in
-        // motion reaches past its disc.
+        let mut look = MovingLook {
+            detector: self,
+            background,
+            bytes,
+            usable,
+        };
         for &(centre, radius_mm) in accounted {
-            let px = self.frame.board_to_px(centre);
-            let clear = (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm;
-            for i in background::disc_pixels(side, side, px.x, px.y, clear) {
-                usable[i] = false;
-            }
+            look.claim(centre, radius_mm);
         }
         for o in covered {
-            let (x0, y0, x1, y1) = px_box(&self.frame, o, FAINT_COVER_MARGIN_MM, side);
-            for row in usable.chunks_exact_mut(side).take(y1 + 1).skip(y0) {
-                row[x0.min(side)..(x1 + 1).min(side)].fill(false);
-            }
+            let covered_px = px_box(&self.frame, o, FAINT_COVER_MARGIN_MM, side);
+            background::clear_box(&mut look.usable, side, covered_px);
         }
-        let gain = background.gain();
-        let Some(disc) = find_moving(bytes, background, gain, &self.frame, &usable, sought) else {
-            return Ok(None);
-        };
-        let luma = background.luma_at(disc.column as usize, disc.row as usize);
-        let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
-        let disc_px = (disc.column, disc.row, radius_px);
-        let colour = classify_carromman(&self.models, bytes, side, disc_px, luma);
-        Ok(colour.map(|(piece, confidence)| Detection {
-            centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
-            radius_mm: CARROMMAN_RADIUS_MM,
-            piece,
-            by_colour: piece,
-            confidence,
-        }))
+        Ok(Some(look))
     }
 
     /// The first frame: checks that a board is in view, then either finds the
@@ -1423,19 +1398,66 @@ impl RestLooks {
     }
 }
 
-/// The carromman a disc (centre column, row, radius in pixels) of the top
-/// view `bytes` is by `models`, where the empty board's luma is
-/// `board_luma`, and how clearly: for discs found by a second look, never
-/// the striker (their size is not measured).
-fn classify_carromman(
+/// One frame's look for pieces in motion ([`Detector::look_for_moving`]):
+/// the pixels that may still be compared, and what to compare them with.
+pub struct MovingLook<'d> {
+    detector: &'d Detector,
+    background: &'d Background,
+    bytes: &'d [u8],
+    usable: Vec<bool>,
+}
+
+impl MovingLook<'_> {
+    /// The disc near where the tracker expects a piece, classified as a
+    /// carromman, if one stands out there.
+    pub fn find(&self, sought: &Sought) -> Option<Detection> {
+        let (detector, background) = (self.detector, self.background);
+        let frame = &detector.frame;
+        let gain = background.gain();
+        let disc = find_moving(self.bytes, background, gain, frame, &self.usable, sought)?;
+        let luma = background.luma_at(disc.column as usize, disc.row as usize);
+        let disc_px = (disc.column, disc.row, CARROMMAN_RADIUS_MM * frame.px_per_mm);
+        let side = detector.side as usize;
+        let (_, _, nearest) = sample_colour(&detector.models, self.bytes, side, disc_px, luma);
+        let (piece, confidence) = nearest?;
+        Some(Detection {
+            centre: frame.px_to_board(Point2::new(disc.column, disc.row)),
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece,
+            by_colour: piece,
+            confidence,
+        })
+    }
+
+    /// Takes a disc (centre in board mm, radius mm) out of the look: a disc
+    /// found must clear it by a carromman's radius, as the blur of a piece in
+    /// motion reaches past its disc.
+    pub fn claim(&mut self, centre: Point2<f64>, radius_mm: f64) {
+        let frame = &self.detector.frame;
+        let side = self.detector.side as usize;
+        let px = frame.board_to_px(centre);
+        let clear = (radius_mm + CARROMMAN_RADIUS_MM) * frame.px_per_mm;
+        for i in background::disc_pixels(side, side, px.x, px.y, clear) {
+            self.usable[i] = false;
+        }
+    }
+}
+
+/// The colour inside a disc (centre column, row, radius in pixels) of the
+/// top view `bytes`, where the empty board's luma is `board_luma`: the
+/// sample, its mean BGR, and the carromman `models` find it nearest with how
+/// clearly (the striker is told by size, not colour).
+fn sample_colour(
     models: &ColourModels,
     bytes: &[u8],
     side: usize,
     (column, row, radius_px): (f64, f64, f64),
     board_luma: f64,
-) -> Option<(Piece, f64)> {
+) -> (ColourSample, [f64; 3], Option<(Piece, f64)>) {
     let bgr = mean_bgr(bytes, side, column, row, COLOUR_SAMPLE_FRACTION * radius_px);
-    models.classify(&ColourSample::from_bgr(bgr, board_luma), &CARROMMAN_CLASSES)
+    let sample = ColourSample::from_bgr(bgr, board_luma);
+    let nearest = models.classify(&sample, &CARROMMAN_CLASSES);
+    (sample, bgr, nearest)
 }
 
 /// Mean BGR of the pixels within `radius` of (x, y).

@@ -162,10 +162,8 @@ impl FaintSearch {
                 usable[i] = false;
             }
         }
-        for &(x0, y0, x1, y1) in covered {
-            for row in usable.chunks_exact_mut(side).take(y1 + 1).skip(y0) {
-                row[x0.min(side)..(x1 + 1).min(side)].fill(false);
-            }
+        for &covered_px in covered {
+            background::clear_box(&mut usable, side, covered_px);
         }
         // Only the playing surface: the frame and the table are not searched.
         let corner_a = frame.board_to_px(Point2::new(-HALF_SURFACE_MM, HALF_SURFACE_MM));

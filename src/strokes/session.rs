@@ -568,7 +568,7 @@ fn look_again_for_pieces_in_motion(
     if unseen.is_empty() {
         return Ok(());
     }
-    let mut accounted: Vec<(Point2<f64>, f64)> = tracker
+    let accounted: Vec<(Point2<f64>, f64)> = tracker
         .tracks()
         .chain(tracker.tentative())
         .filter(|track| track.seen_this_frame())
@@ -580,15 +580,18 @@ fn look_again_for_pieces_in_motion(
         .filter(|o| o.cause == OcclusionCause::Hand)
         .copied()
         .collect();
+    let Some(mut look) = detector
+        .look_for_moving(rectified, &accounted, &hands)
+        .map_err(StageError::Detect)?
+    else {
+        return Ok(());
+    };
     for (id, sought) in unseen {
-        let found = detector
-            .search_moving(rectified, &sought, &accounted, &hands)
-            .map_err(StageError::Detect)?;
         // One disc is one piece: twin tracks of a blurred piece do not both
         // follow it.
-        if let Some(detection) = found {
+        if let Some(detection) = look.find(&sought) {
             if tracker.sighted_in_motion(id, &detection, tracks) {
-                accounted.push((detection.centre, detection.radius_mm));
+                look.claim(detection.centre, detection.radius_mm);
             }
         }
     }

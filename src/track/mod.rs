@@ -193,11 +193,19 @@ const MIN_HEADING_COS: f64 = -0.5;
 /// a still disc showing up behind a piece that sped off is another piece
 /// coming into sight (a white on light wood, long unseen).
 fn not_behind(lost: &LostPiece, found: Point2<f64>) -> bool {
-    let way = found - lost.at;
-    let speed = lost.velocity.norm();
+    not_back_from(lost.at, lost.velocity, found)
+}
+
+/// Whether a piece at `from` moving at `velocity` could turn up at `at`
+/// without turning back: always when slower than [`SPEEDING_MM_S`] or within
+/// its own radius, else only where the way there turns from its heading by
+/// no more than [`MIN_HEADING_COS`].
+fn not_back_from(from: Point2<f64>, velocity: Vector2<f64>, at: Point2<f64>) -> bool {
+    let way = at - from;
+    let speed = velocity.norm();
     speed < SPEEDING_MM_S
         || way.norm() < CARROMMAN_RADIUS_MM
-        || way.dot(&lost.velocity) >= MIN_HEADING_COS * way.norm() * speed
+        || way.dot(&velocity) >= MIN_HEADING_COS * way.norm() * speed
 }
 
 /// A confirmed piece lost from sight away from the pockets.
@@ -834,11 +842,7 @@ fn ahead_of(track: &Track, bounced: [bool; 2], at: Point2<f64>) -> bool {
             heading[axis] = -heading[axis];
         }
     }
-    let way = at - track.position;
-    let speed = heading.norm();
-    speed < SPEEDING_MM_S
-        || way.norm() < CARROMMAN_RADIUS_MM
-        || way.dot(&heading) >= MIN_HEADING_COS * way.norm() * speed
+    not_back_from(track.position, heading, at)
 }
 
 /// Within this distance (mm) of the cushion or a pocket's mouth a piece may
