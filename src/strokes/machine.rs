@@ -92,6 +92,11 @@ pub struct VisionExtra {
     /// clip ended first).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rest: Option<RestSnapshot>,
+    /// Pieces seen leaving over the frame that the count at rest seemed to
+    /// disprove, kept until the pieces at rest have been looked at on the
+    /// camera frame (see [`StrokeMachine::outlines_looked_at`]).
+    #[serde(skip)]
+    doubted_overboard: Vec<OverboardPiece>,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -127,6 +132,11 @@ pub struct RestingPiece {
     pub x: f64,
     /// Centre, board mm (north).
     pub y: f64,
+    /// No disc's outline was found round it on the camera frame: a print on
+    /// the board or a shadow may have been taken for a piece, or a hand or
+    /// a neighbour hides the outline.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_outline: bool,
 }
 
 impl RestSnapshot {
@@ -169,6 +179,7 @@ impl RestSnapshot {
             let Some(centre) =
                 refine_centre(&grey, top_view, shift, seen, resting.piece.radius_mm())
             else {
+                resting.no_outline = true;
                 continue;
             };
             let at = viewpoint.map_or(centre, |v| stand_on_the_board(centre, v));
@@ -185,6 +196,7 @@ impl RestingPiece {
             // Rounded to a hundredth of a mm: finer than any camera sees.
             x: (at.x * 100.0).round() / 100.0,
             y: (at.y * 100.0).round() / 100.0,
+            no_outline: false,
         }
     }
 }
@@ -384,6 +396,70 @@ impl StrokeMachine {
             .last_mut()
             .and_then(|stroke| stroke.vision.rest.as_mut())
             .filter(|rest| rest.frame == index)
+    }
+
+    /// Takes back the count at rest's veto on pieces seen leaving over the
+    /// frame, once the pieces at rest of the stroke that came to rest in
+    /// frame `index` have been looked for on the camera frame
+    /// ([`RestSnapshot::refine`]). Pieces leaving uncover the board under
+    /// them, and a print there that the empty board's model never saw (the
+    /// centre design under the break's circle) is then taken for pieces and
+    /// counted. Such a piece shows no disc outline, so each new one without
+    /// (not lying without one in the same spot after the stroke before,
+    /// whose count it was already in) lets one departure of its kind seen
+    /// over the frame stand, in time order.
+    pub fn outlines_looked_at(&mut self, index: u64) {
+        let Some((stroke, earlier)) = self.finished.split_last_mut() else {
+            return;
+        };
+        let Some(rest) = stroke.vision.rest.as_ref().filter(|r| r.frame == index) else {
+            return;
+        };
+        if stroke.vision.doubted_overboard.is_empty() {
+            return;
+        }
+        let before = earlier.last().and_then(|s| s.vision.rest.as_ref());
+        let lay_there_before = |p: &RestingPiece| {
+            before.is_some_and(|before| {
+                before.pieces.iter().any(|q| {
+                    q.no_outline
+                        && q.piece == p.piece
+                        && (q.x - p.x).hypot(q.y - p.y) <= SAME_SPOT_MM
+                })
+            })
+        };
+        let mut without_outline: Vec<Piece> = rest
+            .pieces
+            .iter()
+            .filter(|p| p.no_outline && !lay_there_before(p))
+            .map(|p| p.piece)
+            .collect();
+        for off in std::mem::take(&mut stroke.vision.doubted_overboard) {
+            let Some(k) = without_outline.iter().position(|&p| p == off.piece) else {
+                continue;
+            };
+            without_outline.swap_remove(k);
+            let piece = off.piece;
+            let t = off.t.unwrap_or(rest.t);
+            let vetoed = format!(
+                "a {piece} seemed to leave the board, but the count at rest says it did not"
+            );
+            stroke
+                .vision
+                .alerts
+                .retain(|note| !(note.message == vetoed && note.t == t));
+            stroke.vision.alerts.push(VisionNote {
+                t,
+                message: format!(
+                    "a {piece} left the board: the count at rest took a {piece} with no disc outline (a print the pieces uncovered?) for one"
+                ),
+            });
+            stroke.stroke.overboard.push(off);
+        }
+        stroke
+            .stroke
+            .overboard
+            .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     }
 
     /// Whether a stroke is under way.
@@ -1049,6 +1125,10 @@ const SAME_POCKETING_SURELY_S: f64 = 0.07;
 /// (s, three frames at 30 fps) and nearer than a diameter are one piece.
 const ONE_PIECE_OFF_S: f64 = 0.1;
 
+/// Pieces at rest this near (mm) in two snapshots lie in the same spot: a
+/// resting track's centre wanders by a millimetre or two.
+const SAME_SPOT_MM: f64 = 5.0;
+
 /// A piece lost by a pocket this long (s) after the stroke came to rest did
 /// not drop in late.
 const LATE_POCKETING_S: f64 = 1.0;
@@ -1233,6 +1313,7 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
                     "a {seen_as} seemed to leave the board, but the count at rest says it did not"
                 ),
             );
+            stroke.vision.doubted_overboard.push(o.clone());
         }
     }
     stroke.stroke.pocketed = pocketed
@@ -3329,6 +3410,63 @@ mod tests {
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
         assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
+    }
+
+    /// A black seen leaving over the frame while the break's pieces
+    /// uncover a print the count at rest takes for a black: the count at
+    /// rest disproves the departure until the print shows no disc outline,
+    /// unless it lay there without one after the stroke before too.
+    #[test]
+    fn a_departure_the_count_disproves_stands_where_a_new_piece_at_rest_shows_no_outline() {
+        let play = |print_there_before: bool| {
+            let mut stroke = stroke_seen(SeenCount {
+                white: 1,
+                black: 2,
+                queen: false,
+            });
+            stroke.stroke.overboard = vec![OverboardPiece {
+                piece: Piece::Black,
+                t: Some(1.0),
+            }];
+            let print = Point2::new(-30.0, -20.0);
+            let at_rest = at_rest_with(vec![
+                track_of(1, Piece::Black, Point2::new(150.0, 80.0)),
+                track_of(2, Piece::Black, print),
+                track_of(3, Piece::White, Point2::new(-100.0, 90.0)),
+                track_of(4, Piece::Black, Point2::new(200.0, -150.0)),
+                track_of(5, Piece::Striker, Point2::new(0.0, -200.0)),
+            ]);
+            reconcile_exits(&mut stroke, &at_rest);
+            assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            if print_there_before {
+                let mut earlier = stroke_seen(SeenCount::default());
+                let mut rest = RestSnapshot::of(&at_rest, None);
+                rest.pieces.retain(|p| p.x == print.x && p.y == print.y);
+                rest.pieces[0].no_outline = true;
+                earlier.vision.rest = Some(rest);
+                machine.finished.push(earlier);
+            }
+            let mut rest = RestSnapshot::of(&at_rest, None);
+            for piece in &mut rest.pieces {
+                piece.no_outline = piece.x == print.x && piece.y == print.y;
+            }
+            stroke.vision.rest = Some(rest);
+            machine.finished.push(stroke);
+            // Another frame's look changes nothing.
+            machine.outlines_looked_at(at_rest.index + 1);
+            assert!(machine.finished.last().unwrap().stroke.overboard.is_empty());
+            machine.outlines_looked_at(at_rest.index);
+            machine.finished.pop().unwrap()
+        };
+        let stroke = play(false);
+        assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
+        assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
+        assert_eq!(stroke.vision.alerts.len(), 1, "{:?}", stroke.vision.alerts);
+        assert!(stroke.vision.alerts[0].message.contains("no disc outline"));
+        let stroke = play(true);
+        assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+        assert!(stroke.vision.alerts[0].message.contains("says it did not"));
     }
 
     fn pocketed_ne(piece: Piece, t: f64) -> PocketedPiece {

@@ -425,6 +425,7 @@ impl ClipTracker {
         let viewpoint = self.machine.viewpoint();
         if let Some(rest) = self.machine.rest_taken_on(frame.index) {
             rest.refine(&frame.image, &self.top_view, shift, viewpoint);
+            self.machine.outlines_looked_at(frame.index);
         }
         Ok(FrameStep { tracks, struck })
     }
