@@ -5,7 +5,10 @@
 //! that frame. `scripts/accuracy.sh` uses it.
 //!
 //! Usage: `rest-error GOT.strokes.json truth.tracks.jsonl`; prints one JSON
-//! object: `{"strokes": n, "pieces": n, "unpaired": n, "sum_mm": x, "max_mm": x}`.
+//! object: `{"strokes": n, "pieces": n, "unpaired": n, "sum_mm": x, "max_mm": x,
+//! "paired_without_outline": n, "unpaired_without_outline": n}` (the last
+//! two: how many of the paired and unpaired pieces the snapshot marks
+//! `no_outline`).
 
 use std::path::PathBuf;
 
@@ -25,8 +28,14 @@ fn main() -> anyhow::Result<()> {
     let truth = read_tracks(truth_path)?;
     let error = rest_error(&got, &truth).with_context(|| format!("{}", got_path.display()))?;
     println!(
-        "{{\"strokes\": {}, \"pieces\": {}, \"unpaired\": {}, \"sum_mm\": {:.3}, \"max_mm\": {:.3}}}",
-        error.strokes, error.pieces, error.unpaired, error.sum_mm, error.max_mm
+        "{{\"strokes\": {}, \"pieces\": {}, \"unpaired\": {}, \"sum_mm\": {:.3}, \"max_mm\": {:.3}, \"paired_without_outline\": {}, \"unpaired_without_outline\": {}}}",
+        error.strokes,
+        error.pieces,
+        error.unpaired,
+        error.sum_mm,
+        error.max_mm,
+        error.paired_without_outline,
+        error.unpaired_without_outline
     );
     Ok(())
 }

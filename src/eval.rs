@@ -463,6 +463,12 @@ pub struct RestError {
     /// [`REST_PAIR_LIMIT_MM`]: tracking mistakes (a ghost, a wrong colour),
     /// not position errors.
     pub unpaired: usize,
+    /// Of the paired pieces, those the snapshot marks `no_outline` (no
+    /// disc outline found on the camera frame): real pieces the look missed.
+    pub paired_without_outline: usize,
+    /// Of the unpaired pieces, those marked `no_outline`: the ghosts (prints,
+    /// shadows) the look tells from pieces.
+    pub unpaired_without_outline: usize,
     /// Distances summed over the pairs, mm.
     pub sum_mm: f64,
     /// The largest, mm.
@@ -520,6 +526,8 @@ pub fn rest_error(got: &StrokeLog, truth: &[FrameTruth]) -> Result<RestError, Re
         piece: Piece,
         x: f64,
         y: f64,
+        #[serde(default)]
+        no_outline: bool,
     }
     let mut total = RestError::default();
     for (index, stroke) in got.strokes.iter().enumerate() {
@@ -572,6 +580,13 @@ pub fn rest_error(got: &StrokeLog, truth: &[FrameTruth]) -> Result<RestError, Re
             total.pieces += 1;
             total.sum_mm += d;
             total.max_mm = total.max_mm.max(d);
+        }
+        for (s, used) in seen.iter().zip(&seen_used) {
+            match (used, s.no_outline) {
+                (false, true) => total.unpaired_without_outline += 1,
+                (true, true) => total.paired_without_outline += 1,
+                _ => {}
+            }
         }
         total.unpaired += seen_used.iter().filter(|used| !**used).count();
     }
