@@ -441,9 +441,7 @@ impl StrokeMachine {
             without_outline.swap_remove(k);
             let piece = off.piece;
             let t = off.t.unwrap_or(rest.t);
-            let vetoed = format!(
-                "a {piece} seemed to leave the board, but the count at rest says it did not"
-            );
+            let vetoed = departure_disproved(piece);
             stroke
                 .vision
                 .alerts
@@ -1306,13 +1304,7 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
                 format!("a piece seen as a {seen_as} left the board; the count at rest says it was a {piece}"),
             );
         } else {
-            alert(
-                stroke,
-                o.t,
-                format!(
-                    "a {seen_as} seemed to leave the board, but the count at rest says it did not"
-                ),
-            );
+            alert(stroke, o.t, departure_disproved(seen_as));
             stroke.vision.doubted_overboard.push(o.clone());
         }
     }
@@ -1326,6 +1318,12 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         .zip(kept_overboard)
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
+}
+
+/// The alert on a departure over the frame that the count at rest
+/// disproves (taken back by [`StrokeMachine::outlines_looked_at`]).
+fn departure_disproved(piece: Piece) -> String {
+    format!("a {piece} seemed to leave the board, but the count at rest says it did not")
 }
 
 /// A piece seen leaving (into `pocket`, or off the board where `None`) as
