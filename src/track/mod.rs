@@ -154,6 +154,30 @@ fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
 /// where its course leads ([`Tracker::unseen_in_motion`]).
 const LOOKED_FOR_IN_MOTION_MM_S: f64 = 150.0;
 
+/// A disc in motion at least this fast (mm/s) that meets a resting piece
+/// may have knocked it off its spot.
+const KNOCK_SPEED_MM_S: f64 = 300.0;
+
+/// A carromman knocked by a disc goes off at up to this many times the
+/// disc's speed: a striker near three times its mass hands on up to 2M/(M+m)
+/// of its speed in a head-on knock.
+const KNOCKED_SPEED_GAIN: f64 = 1.5;
+
+/// A knocked piece with another lying still this near (mm, centre to
+/// centre: less than a radius between their edges) is not looked for.
+const CROWDED_MM: f64 = 3.0 * CARROMMAN_RADIUS_MM;
+
+/// The distance from `point` to the segment from `from` to `to`.
+fn distance_to_segment(point: Point2<f64>, from: Point2<f64>, to: Point2<f64>) -> f64 {
+    let way = to - from;
+    let along = way.norm_squared();
+    if along <= f64::EPSILON {
+        return (point - from).norm();
+    }
+    let s = ((point - from).dot(&way) / along).clamp(0.0, 1.0);
+    (point - (from + way * s)).norm()
+}
+
 /// Seconds a piece lost from sight is remembered for being found again.
 const REFOUND_WITHIN_S: f64 = 3.0;
 
@@ -625,9 +649,15 @@ impl Tracker {
     /// The pieces in motion that went unseen this frame, and where to look
     /// for each (see [`crate::detect::moving`]): ahead on its course by the
     /// frames it has gone unseen, within the reach the motion gate allows.
+    ///
+    /// A resting piece that went unseen as a disc in motion met it was
+    /// knocked off its spot (a white on light wood can vanish the moment it
+    /// moves): it is looked for round where it lay, as far as the knock can
+    /// have sent it, after the pieces already in motion have claimed theirs.
     pub fn unseen_in_motion(&self) -> Vec<(TrackId, Sought)> {
         let dt = self.last_dt;
-        self.tracks
+        let moving = self
+            .tracks
             .iter()
             .filter(|t| {
                 t.confirmed && !t.hidden && t.missed > 0 && t.speed() >= LOOKED_FOR_IN_MOTION_MM_S
@@ -638,8 +668,65 @@ impl Tracker {
                 let reach_mm =
                     self.options.gate_mm + self.options.gate_speed_fraction * t.speed() * ahead;
                 (t.id, Sought { near, reach_mm })
+            });
+        let knocked = self
+            .tracks
+            .iter()
+            .filter(|t| {
+                t.confirmed && !t.hidden && t.missed > 0 && t.speed() < LOOKED_FOR_IN_MOTION_MM_S
             })
-            .collect()
+            .filter(|t| !self.among_others(t))
+            .filter_map(|t| {
+                let knock = self.knocking_speed(t, dt)?;
+                let reach_mm = (self.options.gate_mm
+                    + KNOCKED_SPEED_GAIN * knock * dt * f64::from(t.missed))
+                .min(self.options.jump_mm);
+                Some((
+                    t.id,
+                    Sought {
+                        near: t.position,
+                        reach_mm,
+                    },
+                ))
+            });
+        moving.chain(knocked).collect()
+    }
+
+    /// Whether another piece lies still within [`CROWDED_MM`] of `track`:
+    /// among the pieces of a cluster a disc found round its spot may as
+    /// well be a neighbour knocked with it.
+    fn among_others(&self, track: &Track) -> bool {
+        self.tracks.iter().any(|other| {
+            other.id != track.id
+                && other.confirmed
+                && other.speed() < AT_REST_MM_S
+                && (other.position - track.position).norm() < CROWDED_MM
+        })
+    }
+
+    /// The speed (mm/s) of the striker, if its way over the last frames,
+    /// and on into the next, passes within touching distance of the resting
+    /// `track`: it may have knocked the piece off its spot unseen. Only the
+    /// striker is taken for a knock: fragments of an arm reaching over the
+    /// board are followed as carrommen in motion too.
+    fn knocking_speed(&self, track: &Track, dt: f64) -> Option<f64> {
+        let span = dt * f64::from(track.missed + 1);
+        self.tracks
+            .iter()
+            .filter(|other| {
+                other.piece == Piece::Striker
+                    && other.confirmed
+                    && other.missed <= 1
+                    && other.speed() >= KNOCK_SPEED_MM_S
+            })
+            .filter(|other| {
+                let from = other.position - other.velocity * span;
+                let to = other.position + other.velocity * dt;
+                let touching = track.radius_mm() + other.radius_mm() + self.options.gate_mm;
+                distance_to_segment(track.position, from, to) <= touching
+            })
+            .map(Track::speed)
+            .max_by(f64::total_cmp)
     }
 
     /// A piece in motion found by a second look (see
@@ -1288,6 +1375,67 @@ mod tests {
         // The next frame's detection pairs with it as usual.
         let next = feed(&mut tracker, frame(6, vec![disc(Piece::White, 42.0, 1.0)]));
         assert_eq!(id_of(&next, Piece::White), vec![white]);
+    }
+
+    /// A disc of kind `knocker` running north at 60 mm a frame (1.8 m/s) at
+    /// a white lying at (100, 0), with `others` lying still; the white goes
+    /// unseen as the disc reaches it. Returns the tracker, the last frame,
+    /// the white's track and what is looked for.
+    fn white_knocked_unseen(
+        knocker: Piece,
+        others: &[Detection],
+    ) -> (Tracker, TrackFrame, TrackId, Vec<(TrackId, Sought)>) {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let knocker_at = |i: u64| disc(knocker, 100.0, -200.0 + 60.0 * i as f64);
+        let white = disc(Piece::White, 100.0, 0.0);
+        let lying = |i: u64| [vec![knocker_at(i), white], others.to_vec()].concat();
+        let first = feed(&mut tracker, frame(0, lying(0)));
+        let white_id = first
+            .tracks
+            .iter()
+            .find(|t| t.position == white.centre)
+            .expect("the white")
+            .id;
+        for i in 1..=2 {
+            feed(&mut tracker, frame(i, lying(i)));
+        }
+        assert!(tracker.unseen_in_motion().is_empty());
+        let last = feed(
+            &mut tracker,
+            frame(3, [vec![knocker_at(3)], others.to_vec()].concat()),
+        );
+        let sought = tracker.unseen_in_motion();
+        (tracker, last, white_id, sought)
+    }
+
+    #[test]
+    fn a_resting_piece_gone_unseen_as_the_striker_meets_it_is_looked_for_round_its_spot() {
+        // Another white lies well clear, and stays in sight.
+        let far_white = disc(Piece::White, -200.0, 0.0);
+        let (mut tracker, mut last, white, sought) =
+            white_knocked_unseen(Piece::Striker, &[far_white]);
+        assert_eq!(sought.len(), 1, "{sought:?}");
+        let (id, wanted) = sought[0];
+        assert_eq!(id, white);
+        assert_eq!(wanted.near, Point2::new(100.0, 0.0));
+        // As far as 1.5 times the striker's speed carries it in a frame.
+        assert!((100.0..=140.0).contains(&wanted.reach_mm), "{wanted:?}");
+        // Found 50 mm on, it is followed from there in motion.
+        assert!(tracker.sighted_in_motion(id, &disc(Piece::White, 130.0, 40.0), &mut last));
+        let shown = last.tracks.iter().find(|t| t.id == id).expect("shown");
+        assert!(shown.seen_this_frame());
+        assert!(shown.speed() > LOOKED_FOR_IN_MOTION_MM_S, "{shown:?}");
+    }
+
+    #[test]
+    fn a_resting_piece_gone_unseen_is_not_looked_for_in_a_cluster_or_after_a_carromman_passed() {
+        // A disc followed as a carromman may be a fragment of an arm.
+        let (.., sought) = white_knocked_unseen(Piece::White, &[]);
+        assert!(sought.is_empty(), "{sought:?}");
+        // A black lying 40 mm off: a disc found round the spot may be it.
+        let neighbour = disc(Piece::Black, 140.0, 0.0);
+        let (.., sought) = white_knocked_unseen(Piece::Striker, &[neighbour]);
+        assert!(sought.is_empty(), "{sought:?}");
     }
 
     #[test]
