@@ -167,17 +167,6 @@ const KNOCKED_SPEED_GAIN: f64 = 1.5;
 /// centre: less than a radius between their edges) is not looked for.
 const CROWDED_MM: f64 = 3.0 * CARROMMAN_RADIUS_MM;
 
-/// The distance from `point` to the segment from `from` to `to`.
-fn distance_to_segment(point: Point2<f64>, from: Point2<f64>, to: Point2<f64>) -> f64 {
-    let way = to - from;
-    let along = way.norm_squared();
-    if along <= f64::EPSILON {
-        return (point - from).norm();
-    }
-    let s = ((point - from).dot(&way) / along).clamp(0.0, 1.0);
-    (point - (from + way * s)).norm()
-}
-
 /// Seconds a piece lost from sight is remembered for being found again.
 const REFOUND_WITHIN_S: f64 = 3.0;
 
@@ -669,15 +658,33 @@ impl Tracker {
                     self.options.gate_mm + self.options.gate_speed_fraction * t.speed() * ahead;
                 (t.id, Sought { near, reach_mm })
             });
+        // Only the striker is taken for a knock: fragments of an arm
+        // reaching over the board are followed as carrommen in motion too.
+        let strikers_running: Vec<&Track> = self
+            .tracks
+            .iter()
+            .filter(|other| {
+                other.piece == Piece::Striker
+                    && other.confirmed
+                    && other.missed <= 1
+                    && other.speed() >= KNOCK_SPEED_MM_S
+            })
+            .collect();
         let knocked = self
             .tracks
             .iter()
             .filter(|t| {
-                t.confirmed && !t.hidden && t.missed > 0 && t.speed() < LOOKED_FOR_IN_MOTION_MM_S
+                !strikers_running.is_empty()
+                    && t.confirmed
+                    && !t.hidden
+                    && t.missed > 0
+                    && t.speed() < LOOKED_FOR_IN_MOTION_MM_S
             })
-            .filter(|t| !self.among_others(t))
             .filter_map(|t| {
-                let knock = self.knocking_speed(t, dt)?;
+                let knock = self.knocking_speed(t, &strikers_running, dt)?;
+                if self.among_others(t) {
+                    return None;
+                }
                 let reach_mm = (self.options.gate_mm
                     + KNOCKED_SPEED_GAIN * knock * dt * f64::from(t.missed))
                 .min(self.options.jump_mm);
@@ -704,28 +711,24 @@ impl Tracker {
         })
     }
 
-    /// The speed (mm/s) of the striker, if its way over the last frames,
-    /// and on into the next, passes within touching distance of the resting
-    /// `track`: it may have knocked the piece off its spot unseen. Only the
-    /// striker is taken for a knock: fragments of an arm reaching over the
-    /// board are followed as carrommen in motion too.
-    fn knocking_speed(&self, track: &Track, dt: f64) -> Option<f64> {
+    /// The speed (mm/s) of the fastest of the `strikers` running whose way
+    /// over the frames the resting `track` has gone unseen, and on into the
+    /// next, passes within touching distance of it: what may have knocked
+    /// the piece off its spot unseen.
+    fn knocking_speed(&self, track: &Track, strikers: &[&Track], dt: f64) -> Option<f64> {
         let span = dt * f64::from(track.missed + 1);
-        self.tracks
+        strikers
             .iter()
-            .filter(|other| {
-                other.piece == Piece::Striker
-                    && other.confirmed
-                    && other.missed <= 1
-                    && other.speed() >= KNOCK_SPEED_MM_S
+            .filter(|striker| {
+                let way = Stroke {
+                    start: striker.position - striker.velocity * span,
+                    end: striker.position + striker.velocity * dt,
+                    thickness: 0.0,
+                };
+                let touching = track.radius_mm() + striker.radius_mm() + self.options.gate_mm;
+                way.distance_to(track.position) <= touching
             })
-            .filter(|other| {
-                let from = other.position - other.velocity * span;
-                let to = other.position + other.velocity * dt;
-                let touching = track.radius_mm() + other.radius_mm() + self.options.gate_mm;
-                distance_to_segment(track.position, from, to) <= touching
-            })
-            .map(Track::speed)
+            .map(|striker| striker.speed())
             .max_by(f64::total_cmp)
     }
 
