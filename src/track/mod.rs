@@ -329,6 +329,9 @@ pub struct TrackFrame {
     pub hand_present: bool,
     /// The seats whose players' arms are over the board.
     pub hand_seats: Vec<Seat>,
+    /// Where tentative tracks were seen this frame: a track confirmed later
+    /// was already this piece, and its first sightings are part of its way.
+    pub tentative: Vec<(TrackId, Point2<f64>)>,
 }
 
 /// Keeps identities across frames.
@@ -632,6 +635,11 @@ impl Tracker {
             events,
             hand_present,
             hand_seats: detections.hand_seats(),
+            tentative: self
+                .tentative()
+                .filter(|t| t.seen_this_frame())
+                .map(|t| (t.id, t.position))
+                .collect(),
         }
     }
 
@@ -853,6 +861,7 @@ impl Tracker {
             events: Vec::new(),
             hand_present: detections.hand_present(),
             hand_seats: detections.hand_seats(),
+            tentative: Vec::new(),
         }
     }
 
