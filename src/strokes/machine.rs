@@ -3079,17 +3079,19 @@ mod tests {
         }))
     }
 
+    /// The pieces the one stroke in `strokes` sent off the board.
+    fn overboard(strokes: &[SeenStroke]) -> Vec<Piece> {
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        strokes[0]
+            .stroke
+            .overboard
+            .iter()
+            .map(|o| o.piece)
+            .collect()
+    }
+
     #[test]
     fn a_piece_leaves_the_board_only_seen_running_hard_at_the_frame() {
-        let overboard = |strokes: &[SeenStroke]| {
-            assert_eq!(strokes.len(), 1, "{strokes:?}");
-            strokes[0]
-                .stroke
-                .overboard
-                .iter()
-                .map(|o| o.piece)
-                .collect::<Vec<_>>()
-        };
         // 2.4 m/s at the west frame for three frames: over it.
         let hard = black_run_at_the_frame(
             Point2::new(-100.0, 60.0),
@@ -3159,15 +3161,6 @@ mod tests {
 
     #[test]
     fn a_piece_picked_up_short_of_the_frame_running_hard_at_it_left_the_board() {
-        let overboard = |strokes: &[SeenStroke]| {
-            assert_eq!(strokes.len(), 1, "{strokes:?}");
-            strokes[0]
-                .stroke
-                .overboard
-                .iter()
-                .map(|o| o.piece)
-                .collect::<Vec<_>>()
-        };
         let west = |mm_a_frame: f64| nalgebra::Vector2::new(-mm_a_frame, 0.0);
         // 2.55 m/s, first seen 255 mm short of the cushion and lost 85 mm
         // short of it, heading 10 mm past the surface's edge: its first
