@@ -932,7 +932,9 @@ impl StrokeMachine {
                 let exit = match where_it_went(&options, last_seen, heading_to) {
                     // Lost short of the edge, but seen where its rim met the
                     // cushion, or heading past the edge within a frame, and
-                    // running hard at the frame: it jumped.
+                    // running hard at the frame: it jumped. (Only with the
+                    // run seen: one lost creeping there is still judged
+                    // below, as lost near a pocket or mid-board.)
                     Exit::Nowhere => match reached_the_frame(last_seen, heading_to) {
                         crossed if ran_at_the_frame(&self.recent, id, crossed) => {
                             Exit::Edge(crossed)
@@ -1777,6 +1779,23 @@ fn sightings_back(
         .filter_map(move |f| f.disc(id).map(|(at, _)| (f.t, at)))
 }
 
+/// Like [`sightings_back`], with the sightings of `id` from before its
+/// track was confirmed.
+fn every_sighting_back(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+) -> impl Iterator<Item = (f64, Point2<f64>)> + '_ {
+    recent
+        .iter()
+        .rev()
+        .filter_map(move |f| f.sighting(id).map(|at| (f.t, at)))
+}
+
+/// The velocity (mm/s) from one sighting, (s, position), to a later one.
+fn velocity_between((t0, from): (f64, Point2<f64>), (t1, to): (f64, Point2<f64>)) -> Vector2<f64> {
+    (to - from) / (t1 - t0).max(1e-6)
+}
+
 /// The velocities (mm/s) of the last two steps of `id`, over its last three
 /// sightings in the `recent` frames, and the frame of the first sighting.
 fn last_two_steps(
@@ -1798,7 +1817,7 @@ fn last_two_steps(
 fn two_steps(frames: [&Positions; 3], id: TrackId) -> Option<(Vector2<f64>, Vector2<f64>)> {
     let step = |from: &Positions, to: &Positions| -> Option<Vector2<f64>> {
         let ((p0, _), (p1, _)) = (from.disc(id)?, to.disc(id)?);
-        Some((p1 - p0) / (to.t - from.t).max(1e-6))
+        Some(velocity_between((from.t, p0), (to.t, p1)))
     };
     let [a, b, c] = frames;
     Some((step(a, b)?, step(b, c)?))
@@ -1954,22 +1973,13 @@ fn where_it_went(
 /// creeping at the cushion, shows no such run, and its piece rebounds or was
 /// never there.
 fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]) -> bool {
-    if crossed == [0.0; 2] {
-        return false;
-    }
     // Its first sightings count: a piece flung from a cluster is often
     // picked up only a frame or two short of the frame.
-    let mut seen = recent
-        .iter()
-        .rev()
-        .filter_map(|f| f.sighting(id).map(|at| (f.t, at)));
-    let step = |(t0, p0): (f64, Point2<f64>), (t1, p1): (f64, Point2<f64>)| {
-        (p1 - p0) / (t1 - t0).max(1e-6)
-    };
+    let mut seen = every_sighting_back(recent, id);
     let (Some(c), Some(b), Some(a)) = (seen.next(), seen.next(), seen.next()) else {
         return false;
     };
-    let (before, last) = (step(a, b), step(b, c));
+    let (before, last) = (velocity_between(a, b), velocity_between(b, c));
     (0..2).any(|axis| {
         let outward = crossed[axis];
         outward != 0.0 && before[axis] * outward >= JUMP_SPEED && last[axis] * outward >= JUMP_SPEED
