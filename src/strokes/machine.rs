@@ -984,7 +984,7 @@ impl StrokeMachine {
                             self.overboard_tracks.push(LeftTheBoard {
                                 id,
                                 last_seen,
-                                seen_t: sightings_back(&self.recent, id)
+                                seen_t: sightings_back(&self.recent, id, Sightings::Confirmed)
                                     .next()
                                     .map_or(t, |(seen, _)| seen),
                                 speed,
@@ -1768,27 +1768,28 @@ fn pocket_beside(at: Point2<f64>, knock: Vector2<f64>) -> Option<Pocket> {
     (distance <= BESIDE_POCKET_MM && towards.dot(&knock) > 0.0).then_some(pocket)
 }
 
+/// Which of a track's sightings [`sightings_back`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sightings {
+    /// Those since the track was confirmed.
+    Confirmed,
+    /// Those from before too, while it was tentative.
+    AndTentative,
+}
+
 /// Where and when (s) `id` was seen in the `recent` frames, latest first.
 fn sightings_back(
     recent: &VecDeque<Positions>,
     id: TrackId,
+    which: Sightings,
 ) -> impl Iterator<Item = (f64, Point2<f64>)> + '_ {
-    recent
-        .iter()
-        .rev()
-        .filter_map(move |f| f.disc(id).map(|(at, _)| (f.t, at)))
-}
-
-/// Like [`sightings_back`], with the sightings of `id` from before its
-/// track was confirmed.
-fn every_sighting_back(
-    recent: &VecDeque<Positions>,
-    id: TrackId,
-) -> impl Iterator<Item = (f64, Point2<f64>)> + '_ {
-    recent
-        .iter()
-        .rev()
-        .filter_map(move |f| f.sighting(id).map(|at| (f.t, at)))
+    recent.iter().rev().filter_map(move |f| {
+        let at = match which {
+            Sightings::Confirmed => f.disc(id).map(|(at, _)| at),
+            Sightings::AndTentative => f.sighting(id),
+        };
+        at.map(|at| (f.t, at))
+    })
 }
 
 /// The velocity (mm/s) from one sighting, (s, position), to a later one.
@@ -1889,7 +1890,7 @@ struct KnockedFromRest {
 /// seen moving for a frame, if at all; there is no second step to check the
 /// course by, as [`steady_course_of`] does.)
 fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<KnockedFromRest> {
-    let mut sightings = sightings_back(recent, id);
+    let mut sightings = sightings_back(recent, id, Sightings::Confirmed);
     let (moved_t, moved) = sightings.next()?;
     let lying: Vec<(f64, Point2<f64>)> = sightings.take(LAY_STILL_FRAMES).collect();
     let &(lay_t, lay) = lying.first()?;
@@ -1975,7 +1976,7 @@ fn where_it_went(
 fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]) -> bool {
     // Its first sightings count: a piece flung from a cluster is often
     // picked up only a frame or two short of the frame.
-    let mut seen = every_sighting_back(recent, id);
+    let mut seen = sightings_back(recent, id, Sightings::AndTentative);
     let (Some(c), Some(b), Some(a)) = (seen.next(), seen.next(), seen.next()) else {
         return false;
     };
