@@ -282,6 +282,44 @@ impl Background {
         f64::from(sum / 3.0 * self.gain)
     }
 
+    /// The empty board's typical luma (0–255, lamp gain applied) within
+    /// `radius` of (column, row), over the pixels `on_wood` admits: the
+    /// median, so the lamp's light on the wood and not a line or circle of
+    /// the drawing under one pixel.
+    pub fn board_luma_round(
+        &self,
+        column: f64,
+        row: f64,
+        radius: f64,
+        on_wood: impl Fn(usize) -> bool,
+    ) -> f64 {
+        // A few hundred pixels on a grid say the median as well as all of
+        // them, and this runs for every confident disc in every frame.
+        let area = std::f64::consts::PI * radius * radius;
+        let step = ((area / ROUND_SAMPLES).sqrt().ceil() as usize).max(1);
+        let on_grid = |from: f64| (from.floor().max(0.0) as usize).div_ceil(step) * step;
+        let rows = (on_grid(row - radius)..=((row + radius).ceil().max(0.0) as usize))
+            .step_by(step)
+            .take_while(|&y| y < self.height);
+        let mut lumas: Vec<f32> = Vec::with_capacity(2 * ROUND_SAMPLES as usize);
+        for y in rows {
+            let columns = (on_grid(column - radius)..=((column + radius).ceil().max(0.0) as usize))
+                .step_by(step)
+                .take_while(|&x| x < self.width);
+            for x in columns {
+                let (dx, dy) = (x as f64 - column, y as f64 - row);
+                let i = y * self.width + x;
+                if dx * dx + dy * dy <= radius * radius && on_wood(i) {
+                    lumas.push(self.mean[3 * i..3 * i + 3].iter().sum::<f32>() / 3.0);
+                }
+            }
+        }
+        match median(&mut lumas) {
+            Some(luma) => f64::from(luma * self.gain),
+            None => self.luma_at(column.max(0.0) as usize, row.max(0.0) as usize),
+        }
+    }
+
     /// The bounding box (min column, min row, max column, max row) of pixels
     /// not yet seen empty, if any.
     pub fn unknown_box(&self) -> Option<(usize, usize, usize, usize)> {
@@ -696,6 +734,9 @@ pub(super) fn clear_box(
     }
 }
 
+/// About how many pixels [`Background::board_luma_round`] reads.
+const ROUND_SAMPLES: f64 = 300.0;
+
 /// Indices of the pixels of a `width`×`height` image within `radius` of
 /// (column, row).
 pub(super) fn disc_pixels(
@@ -761,6 +802,30 @@ mod tests {
         assert!((model.gain() - 1.2).abs() < 0.01, "gain {}", model.gain());
         assert_eq!(mask[15 * w + 20], 255);
         assert_eq!(mask.iter().filter(|&&m| m != 0).count(), 1);
+    }
+
+    #[test]
+    fn the_board_luma_round_a_disc_is_the_woods_not_a_line_under_its_centre() {
+        // Light wood with a dark line two pixels wide through (30, 30).
+        let (w, h) = (60, 60);
+        let mut bgr = flat(w, h, [150, 180, 210]);
+        for y in 0..h {
+            for x in 29..31 {
+                bgr[3 * (y * w + x)..3 * (y * w + x) + 3].copy_from_slice(&[30, 30, 30]);
+            }
+        }
+        let model = Background::from_bgr(&bgr, w, h);
+        assert_eq!(model.luma_at(30, 30), 30.0);
+        let round = model.board_luma_round(30.0, 30.0, 16.0, |_| true);
+        assert!((round - 180.0).abs() < 1e-3, "{round}");
+        // Near the image's edge only the pixels inside count.
+        assert!((model.board_luma_round(0.0, 59.0, 16.0, |_| true) - 180.0).abs() < 1e-3);
+        // Only the pixels `on_wood` admits count (off a pocket, the frame).
+        let right_of_the_line = model.board_luma_round(30.0, 30.0, 16.0, |i| i % w >= 31);
+        assert!((right_of_the_line - 180.0).abs() < 1e-3);
+        let only_the_line =
+            model.board_luma_round(30.0, 30.0, 16.0, |i| (29..31).contains(&(i % w)));
+        assert_eq!(only_the_line, 30.0);
     }
 
     #[test]

@@ -70,6 +70,19 @@ const MIN_SEPARATION_FRACTION: f64 = 0.6;
 /// bevel and the turned ring.
 const COLOUR_SAMPLE_FRACTION: f64 = 0.5;
 
+/// How far round a disc, in its radii, the wood's luma is read to tell
+/// whether the board under its centre is plain wood: far enough that the
+/// board's drawing (a line, a base circle) is outvoted by the wood round it.
+const BOARD_LUMA_REACH: f64 = 2.0;
+
+/// The colour models learn only from discs over plain wood: where the
+/// board under the centre is within this fraction of the wood's luma round
+/// it. A white resting on the outer circle's line, its luma measured
+/// against the ink, once read three times as bright as the board, and
+/// frame after frame taught the white model that whites are, until the
+/// Queen's model took the whites.
+const PLAIN_WOOD_TOLERANCE: f64 = 0.15;
+
 /// A foreground blob this many striker areas large that reaches past the
 /// playing surface is a hand or an arm.
 const HAND_MIN_STRIKER_AREAS: f64 = 3.0;
@@ -232,6 +245,9 @@ pub struct Detector {
     /// [`Detector::search_faint`].
     faint: Option<FaintSearch>,
     rest_looks: RestLooks,
+    /// Which top-view pixels show the playing surface's wood: on the
+    /// surface and off the pocket holes (row-major).
+    wood: Vec<bool>,
 }
 
 impl Detector {
@@ -279,6 +295,7 @@ impl Detector {
             radius_bias: RadiusBiases::new(frame.px_per_mm),
             faint: None,
             rest_looks: RestLooks::default(),
+            wood: wood_pixels(&frame),
         })
     }
 
@@ -727,7 +744,7 @@ impl Detector {
             if self.looks_like_empty_board(&bgr, cx, cy, radius_px) {
                 continue;
             }
-            if confidence > CONFIDENT_TO_ADAPT {
+            if confidence > CONFIDENT_TO_ADAPT && self.over_plain_wood(cx, cy, radius_px) {
                 self.models
                     .adapt(piece, &sample, self.options.colour_adaptation);
             }
@@ -769,6 +786,21 @@ impl Detector {
             by_colour,
             confidence,
         }
+    }
+
+    /// Whether the empty board under the centre of a disc of `radius_px` at
+    /// (cx, cy) (top-view px) is as bright as the wood round it: the disc's
+    /// luma relative to the board there then measures the lamp's light, not
+    /// the drawing's ink.
+    fn over_plain_wood(&self, cx: f64, cy: f64, radius_px: f64) -> bool {
+        let Some(background) = self.background.as_ref() else {
+            return false;
+        };
+        let under = background.luma_at(cx.round().max(0.0) as usize, cy.round().max(0.0) as usize);
+        let round = background.board_luma_round(cx, cy, BOARD_LUMA_REACH * radius_px, |i| {
+            self.wood.get(i).copied().unwrap_or(false)
+        });
+        (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round
     }
 
     /// Learns the empty board everywhere except under hands and the pieces
@@ -1050,6 +1082,26 @@ impl Detector {
             .map(|(_, discs)| discs)
     }
 }
+
+/// Which pixels of the top view `frame` lays out show the playing
+/// surface's wood: on the surface, clear of the pocket holes.
+fn wood_pixels(frame: &TemplateFrame) -> Vec<bool> {
+    let side = frame.side_px().max(0) as usize;
+    let hole = POCKET_RADIUS_MM + WOOD_POCKET_MARGIN_MM;
+    (0..side * side)
+        .map(|i| {
+            let board = frame.px_to_board(Point2::new((i % side) as f64, (i / side) as f64));
+            board.x.abs() < HALF_SURFACE_MM
+                && board.y.abs() < HALF_SURFACE_MM
+                && Pocket::ALL
+                    .into_iter()
+                    .all(|pocket| (board - pocket_centre(pocket)).norm() > hole)
+        })
+        .collect()
+}
+
+/// How far past a pocket's rim (mm) its dark throat still shows.
+const WOOD_POCKET_MARGIN_MM: f64 = 3.0;
 
 /// The band round the playing surface that a blob must reach into to come
 /// from outside the board: a pixel is in it when a blob holding it has a box
@@ -1510,7 +1562,7 @@ fn mark_disc(busy: &mut [u8], side: usize, x: f64, y: f64, radius: f64, mark: u8
 mod tests {
     use super::*;
     use crate::geometry::PlacedPiece;
-    use crate::template::{draw_board, draw_pieces, TemplateOptions};
+    use crate::template::{colours, draw_board, draw_pieces, TemplateOptions};
 
     const SCALE: f64 = 0.5;
 
@@ -1616,6 +1668,49 @@ mod tests {
         // is centred to about a pixel.
         assert_found(&detections.discs, &pieces, BLACK_ON_INK_TOLERANCE_MM);
         assert!(detections.occluders.is_empty());
+    }
+
+    #[test]
+    fn the_colour_models_learn_from_discs_over_plain_wood_only() {
+        // The same white resting on plain wood, then centred on a red base
+        // circle: against the circle's luma it reads far brighter than it is.
+        // Models that know this drawing's white well, so its discs are
+        // confident enough to learn from.
+        let white = ColourSample::from_bgr(
+            colours::WHITE_PIECE.map(f64::from),
+            colours::SURFACE.iter().map(|&c| f64::from(c)).sum::<f64>() / 3.0,
+        );
+        let mut models = ColourModels::shipped().unwrap();
+        models.adapt(Piece::White, &white, 1.0);
+        let white_mean_after = |x: f64, y: f64| {
+            let frame = TemplateFrame::for_scale(SCALE).unwrap();
+            let mut detector = Detector::new(frame, models.clone(), DetectorOptions::default())
+                .unwrap()
+                .with_empty_board(&empty_board())
+                .unwrap();
+            let view = view_of(&[placed(Piece::White, x, y)]);
+            // Held by the tracker, so the empty-board model does not learn it.
+            let known = [KnownDisc {
+                centre: Point2::new(x, y),
+                radius_mm: CARROMMAN_RADIUS_MM,
+                piece: Piece::White,
+                tag: 1,
+                at_rest: true,
+            }];
+            for _ in 0..20 {
+                let detections = detector.detect(&view, &known).unwrap();
+                assert_eq!(detections.discs.len(), 1);
+                assert_eq!(detections.discs[0].piece, Piece::White);
+            }
+            detector.models().model(Piece::White).mean
+        };
+        let before = models.model(Piece::White).mean;
+        assert_ne!(white_mean_after(-120.0, 150.0), before);
+        let on_base_circle = (
+            -crate::geometry::spec::BASE_CIRCLE_CENTRE_ALONG_MM,
+            -crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM,
+        );
+        assert_eq!(white_mean_after(on_base_circle.0, on_base_circle.1), before);
     }
 
     #[test]
