@@ -297,23 +297,11 @@ impl Background {
         // them, and this runs for every confident disc in every frame.
         let area = std::f64::consts::PI * radius * radius;
         let step = ((area / ROUND_SAMPLES).sqrt().ceil() as usize).max(1);
-        let on_grid = |from: f64| (from.floor().max(0.0) as usize).div_ceil(step) * step;
-        let rows = (on_grid(row - radius)..=((row + radius).ceil().max(0.0) as usize))
-            .step_by(step)
-            .take_while(|&y| y < self.height);
-        let mut lumas: Vec<f32> = Vec::with_capacity(2 * ROUND_SAMPLES as usize);
-        for y in rows {
-            let columns = (on_grid(column - radius)..=((column + radius).ceil().max(0.0) as usize))
-                .step_by(step)
-                .take_while(|&x| x < self.width);
-            for x in columns {
-                let (dx, dy) = (x as f64 - column, y as f64 - row);
-                let i = y * self.width + x;
-                if dx * dx + dy * dy <= radius * radius && on_wood(i) {
-                    lumas.push(self.mean[3 * i..3 * i + 3].iter().sum::<f32>() / 3.0);
-                }
-            }
-        }
+        let mut lumas: Vec<f32> =
+            disc_pixels_on_grid(self.width, self.height, column, row, radius, step)
+                .filter(|&i| on_wood(i))
+                .map(|i| self.mean[3 * i..3 * i + 3].iter().sum::<f32>() / 3.0)
+                .collect();
         match median(&mut lumas) {
             Some(luma) => f64::from(luma * self.gain),
             None => self.luma_at(column.max(0.0) as usize, row.max(0.0) as usize),
@@ -746,12 +734,28 @@ pub(super) fn disc_pixels(
     row: f64,
     radius: f64,
 ) -> impl Iterator<Item = usize> {
+    disc_pixels_on_grid(width, height, column, row, radius, 1)
+}
+
+/// [`disc_pixels`] on the grid of every `step`th row and column.
+fn disc_pixels_on_grid(
+    width: usize,
+    height: usize,
+    column: f64,
+    row: f64,
+    radius: f64,
+    step: usize,
+) -> impl Iterator<Item = usize> {
+    let step = step.max(1);
     let r2 = radius * radius;
-    let rows = (row - radius).floor().max(0.0) as usize
-        ..=((row + radius).ceil().max(0.0) as usize).min(height.saturating_sub(1));
+    let on_grid = move |from: f64| (from.floor().max(0.0) as usize).div_ceil(step) * step;
+    let rows = (on_grid(row - radius)
+        ..=((row + radius).ceil().max(0.0) as usize).min(height.saturating_sub(1)))
+        .step_by(step);
     rows.flat_map(move |y| {
-        let columns = (column - radius).floor().max(0.0) as usize
-            ..=((column + radius).ceil().max(0.0) as usize).min(width.saturating_sub(1));
+        let columns = (on_grid(column - radius)
+            ..=((column + radius).ceil().max(0.0) as usize).min(width.saturating_sub(1)))
+            .step_by(step);
         columns.filter_map(move |x| {
             let (dx, dy) = (x as f64 - column, y as f64 - row);
             (dx * dx + dy * dy <= r2).then_some(y * width + x)

@@ -22,7 +22,9 @@ use super::{Detection, Detections, Occluder, OcclusionCause};
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{break_arrangement, pocket_centre, Piece, Pocket, Seat};
+use crate::geometry::{
+    break_arrangement, disc_on_playing_surface, pocket_centre, Piece, Pocket, Seat,
+};
 use crate::template::{TemplateError, TemplateFrame};
 
 /// How much wider than a known disc the empty-board model is kept from
@@ -1084,24 +1086,20 @@ impl Detector {
 }
 
 /// Which pixels of the top view `frame` lays out show the playing
-/// surface's wood: on the surface, clear of the pocket holes.
+/// surface's wood: on the surface, clear of the pocket holes' dark throats
+/// and the frame by [`WOOD_MARGIN_MM`].
 fn wood_pixels(frame: &TemplateFrame) -> Vec<bool> {
     let side = frame.side_px().max(0) as usize;
-    let hole = POCKET_RADIUS_MM + WOOD_POCKET_MARGIN_MM;
     (0..side * side)
         .map(|i| {
             let board = frame.px_to_board(Point2::new((i % side) as f64, (i / side) as f64));
-            board.x.abs() < HALF_SURFACE_MM
-                && board.y.abs() < HALF_SURFACE_MM
-                && Pocket::ALL
-                    .into_iter()
-                    .all(|pocket| (board - pocket_centre(pocket)).norm() > hole)
+            disc_on_playing_surface(board, WOOD_MARGIN_MM)
         })
         .collect()
 }
 
 /// How far past a pocket's rim (mm) its dark throat still shows.
-const WOOD_POCKET_MARGIN_MM: f64 = 3.0;
+const WOOD_MARGIN_MM: f64 = 3.0;
 
 /// The band round the playing surface that a blob must reach into to come
 /// from outside the board: a pixel is in it when a blob holding it has a box
