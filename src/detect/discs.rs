@@ -12,7 +12,7 @@ use opencv::prelude::*;
 use thiserror::Error;
 
 use super::background::{self, Background};
-use super::blobs::EdgeBlobs;
+use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
 use super::faint::FaintSearch;
 use super::moving::{find_moving, Sought};
@@ -215,6 +215,8 @@ pub struct KnownDisc {
     /// Whether the caller holds it at rest: only such discs are checked for
     /// still being in place.
     pub at_rest: bool,
+    /// Its velocity (mm/s) when last seen: where it has gone since.
+    pub velocity: Vector2<f64>,
 }
 
 /// Finds discs frame after frame, keeping the empty-board model and colour
@@ -250,6 +252,9 @@ pub struct Detector {
     /// Which top-view pixels show the playing surface's wood: on the
     /// surface and off the pocket holes (row-major).
     wood: Vec<bool>,
+    /// The time (s) of the last frame looked at: how far the known discs
+    /// have moved since.
+    last_t: Option<f64>,
 }
 
 impl Detector {
@@ -298,6 +303,7 @@ impl Detector {
             faint: None,
             rest_looks: RestLooks::default(),
             wood: wood_pixels(&frame),
+            last_t: None,
         })
     }
 
@@ -380,7 +386,11 @@ impl Detector {
                 Scalar::all(0.0),
             ),
         )?;
-        let hands = self.remove_hands()?;
+        let since_s = self
+            .last_t
+            .map_or(0.0, |last| (view.t - last).clamp(0.0, 1.0));
+        self.last_t = Some(view.t);
+        let hands = self.remove_hands(known, since_s)?;
         let discs = self.find_discs(bytes, None)?;
         let still_there = self.still_there(known);
         let looks_changed = self.looks_changed(bytes, known);
@@ -486,7 +496,13 @@ impl Detector {
     /// Removes hand-sized blobs reaching in over the frame from the opened
     /// foreground and returns their boxes. Leaves the distance transform of
     /// the opened foreground, hands removed, for [`Detector::find_discs`].
-    fn remove_hands(&mut self) -> Result<Vec<Occluder>, DetectError> {
+    /// A blob made of the `known` discs (moved on for `since_s`) is pieces,
+    /// not a hand: see [`Detector::mostly_known_discs`].
+    fn remove_hands(
+        &mut self,
+        known: &[KnownDisc],
+        since_s: f64,
+    ) -> Result<Vec<Occluder>, DetectError> {
         // Sleeve bands and knuckles can match the board and cut an arm in
         // pieces; blobs are joined across such gaps before they are judged.
         cv(
@@ -516,6 +532,7 @@ impl Detector {
         for blob in self.edge_blobs.blobs() {
             if blob.thickness < min_thickness
                 || (blob.area as f64) < HAND_MIN_STRIKER_AREAS * striker_area
+                || self.mostly_known_discs(blob, known, since_s, striker_area)
             {
                 continue;
             }
@@ -551,6 +568,63 @@ impl Detector {
             }
         }
         Ok(hands)
+    }
+
+    /// Whether fewer than a striker's area of `blob`'s pixels lie off the
+    /// `known` discs, each swept on along its velocity for `since_s` and
+    /// grown by its shadow and the joining dilation. A striker running along
+    /// the cushion past two pieces resting there joins them into a blob as
+    /// large and thick as a hand reaching in; an arm always has more of it
+    /// off the pieces.
+    fn mostly_known_discs(
+        &self,
+        blob: &Blob,
+        known: &[KnownDisc],
+        since_s: f64,
+        striker_area: f64,
+    ) -> bool {
+        let side = self.side as usize;
+        let join = f64::from(HAND_JOIN_PX) / 2.0;
+        let (left, top) = (blob.left as f64, blob.top as f64);
+        let (right, bottom) = (blob.right as f64, blob.bottom as f64);
+        let swept: Vec<(Point2<f64>, Vector2<f64>, f64)> = known
+            .iter()
+            .map(|disc| {
+                let from = self.frame.board_to_px(disc.centre);
+                let to = self
+                    .frame
+                    .board_to_px(disc.centre + disc.velocity * since_s);
+                (from, to - from, self.held_radius_px(disc.radius_mm) + join)
+            })
+            // Only discs whose sweep reaches the blob's box can cover it.
+            .filter(|&(from, path, radius)| {
+                let to = from + path;
+                from.x.min(to.x) - radius <= right
+                    && from.x.max(to.x) + radius >= left
+                    && from.y.min(to.y) - radius <= bottom
+                    && from.y.max(to.y) + radius >= top
+            })
+            .collect();
+        let covered = |i: usize| {
+            let p = Point2::new((i % side) as f64, (i / side) as f64);
+            swept.iter().any(|&(from, path, radius)| {
+                let along = if path.norm_squared() > 0.0 {
+                    ((p - from).dot(&path) / path.norm_squared()).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                (p - (from + path * along)).norm() <= radius
+            })
+        };
+        let enough = striker_area.ceil() as usize;
+        // An arm is mostly off the pieces: stop counting once it shows.
+        self.edge_blobs
+            .pixels(blob)
+            .iter()
+            .filter(|&&i| !covered(i))
+            .take(enough)
+            .count()
+            < enough
     }
 
     /// The distance transform of the opened foreground into `distance`,
@@ -1694,6 +1768,7 @@ mod tests {
                 piece: Piece::White,
                 tag: 1,
                 at_rest: true,
+                velocity: Vector2::zeros(),
             }];
             for _ in 0..20 {
                 let detections = detector.detect(&view, &known).unwrap();
@@ -1780,6 +1855,79 @@ mod tests {
         let moved = [placed(Piece::White, -100.0, 100.0), pieces[1], pieces[2]];
         let second = detector.detect(&view_of(&moved), &[]).unwrap();
         assert_found(&second.discs, &moved, 1.5);
+    }
+
+    #[test]
+    fn a_striker_by_the_cushion_among_pieces_the_tracker_holds_is_no_hand() {
+        // The striker runs south along the west cushion past a black and a
+        // white resting there: one blob, as large and thick as a hand, that
+        // reaches the frame.
+        let pieces = [
+            placed(Piece::Striker, -345.0, -200.0),
+            placed(Piece::Black, -345.0, -238.0),
+            placed(Piece::White, -345.0, -272.0),
+        ];
+        let known_disc = |piece: Piece, x: f64, y: f64, tag: u32, vy: f64| KnownDisc {
+            centre: Point2::new(x, y),
+            radius_mm: if piece == Piece::Striker {
+                STRIKER_RADIUS_MM
+            } else {
+                CARROMMAN_RADIUS_MM
+            },
+            piece,
+            tag,
+            at_rest: vy == 0.0,
+            velocity: Vector2::new(0.0, vy),
+        };
+        let mut earlier = view_of(&[]);
+        earlier.t = 0.1;
+        let mut now = view_of(&pieces);
+        now.t = earlier.t + 1.0 / 30.0;
+
+        // Not known, it passes for an arm.
+        let mut blind = detector().with_empty_board(&empty_board()).unwrap();
+        blind.detect(&earlier, &[]).unwrap();
+        assert!(blind.detect(&now, &[]).unwrap().hand_present());
+
+        // Known (the striker seen 30 mm back, running at 900 mm/s), it is
+        // pieces.
+        let known = [
+            known_disc(Piece::Striker, -345.0, -170.0, 1, -900.0),
+            known_disc(Piece::Black, -345.0, -238.0, 2, 0.0),
+            known_disc(Piece::White, -345.0, -272.0, 3, 0.0),
+        ];
+        let mut tracked = detector().with_empty_board(&empty_board()).unwrap();
+        tracked.detect(&earlier, &known).unwrap();
+        let detections = tracked.detect(&now, &known).unwrap();
+        assert!(!detections.hand_present(), "{:?}", detections.occluders);
+        assert_found(&detections.discs, &pieces, 2.0);
+    }
+
+    #[test]
+    fn an_arm_reaching_over_a_piece_the_tracker_holds_is_still_a_hand() {
+        let pieces = [placed(Piece::Black, 0.0, -300.0)];
+        let mut view = view_of(&pieces);
+        paint_arm(
+            &mut view,
+            [
+                (-40.0, -480.0),
+                (40.0, -480.0),
+                (30.0, -290.0),
+                (-30.0, -290.0),
+            ],
+        );
+        let known = [KnownDisc {
+            centre: pieces[0].centre,
+            radius_mm: CARROMMAN_RADIUS_MM,
+            piece: Piece::Black,
+            tag: 1,
+            at_rest: true,
+            velocity: Vector2::zeros(),
+        }];
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        let detections = detector.detect(&view, &known).unwrap();
+        assert!(detections.hand_present());
+        assert_eq!(detections.hand_seats(), vec![Seat::South]);
     }
 
     #[test]
@@ -1908,6 +2056,7 @@ mod tests {
             piece: Piece::White,
             tag: 7,
             at_rest: true,
+            velocity: Vector2::zeros(),
         }];
         detector.detect(&view_of(&pieces), &known).unwrap();
         let still = detector.detect(&view_of(&pieces), &known).unwrap();
@@ -1925,6 +2074,7 @@ mod tests {
             piece: Piece::White,
             tag: 4,
             at_rest: true,
+            velocity: Vector2::zeros(),
         };
         let white = [200.0, 205.0, 210.0];
         let petal = [40.0, 30.0, 150.0];

@@ -386,6 +386,7 @@ impl Tracker {
                 piece: t.piece,
                 tag: t.id.0,
                 at_rest: t.speed() < AT_REST_MM_S && !t.hidden && t.missed == 0,
+                velocity: t.velocity,
             })
             .collect()
     }
