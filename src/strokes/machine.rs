@@ -1068,7 +1068,7 @@ impl StrokeMachine {
                     }
                 };
                 if let Some(pocket) = left_into {
-                    self.shadowed.extend(shadowed_exit(
+                    self.shadowed.extend(shadowed_exits(
                         &self.recent,
                         frame,
                         id,
@@ -1357,7 +1357,9 @@ fn departure_disproved(piece: Piece) -> String {
 /// a track vanishing, or lost heading into `pocket`, while another track,
 /// `twin`, followed the same piece: one blurred or bouncing piece is found
 /// as two discs, and the one the tracker drops proves nothing while the
-/// other carries on.
+/// other carries on. The twin's colour may differ: a blur's colour is
+/// read from few pixels, and a white's track laid over a black's leading
+/// blur was lost by a pocket while the black rested.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct ShadowedExit {
     twin: TrackId,
@@ -1378,11 +1380,13 @@ const HANDED_ON_MM: f64 = 3.0 * CARROMMAN_RADIUS_MM;
 const HANDED_ON_S: f64 = 0.1;
 
 /// The exit of `lost`, a `piece` last seen at `last_seen` and gone at `t`
-/// (into `pocket`, or off the board), as shadowed by the track in `frame`
-/// that followed the same piece over the `recent` frames: seen with it in
-/// one frame where two pieces cannot both be, or first seen beside where it
-/// was last seen just as it was lost. `None` when no track did.
-fn shadowed_exit(
+/// (into `pocket`, or off the board), as shadowed by each track in `frame`
+/// of a carromman or the Queen, whatever its colour, that followed the same
+/// piece over the `recent` frames: seen with it in one frame where two
+/// pieces cannot both be, or first seen beside where it was last seen just
+/// as it was lost. Every such twin is kept, since only one that rests at
+/// the end of the stroke withdraws the exit. Empty when no track did.
+fn shadowed_exits(
     recent: &VecDeque<Positions>,
     frame: &TrackFrame,
     lost: TrackId,
@@ -1390,16 +1394,18 @@ fn shadowed_exit(
     last_seen: Point2<f64>,
     pocket: Option<Pocket>,
     t: f64,
-) -> Option<ShadowedExit> {
+) -> Vec<ShadowedExit> {
     if piece == Piece::Striker {
-        return None;
+        return Vec::new();
     }
-    let last_sighting = recent.iter().rposition(|f| f.disc(lost).is_some())?;
+    let Some(last_sighting) = recent.iter().rposition(|f| f.disc(lost).is_some()) else {
+        return Vec::new();
+    };
     frame
         .tracks
         .iter()
-        .filter(|t| t.id != lost && t.piece == piece)
-        .find(|other| {
+        .filter(|t| t.id != lost && t.piece != Piece::Striker)
+        .filter(|other| {
             let apart_by = |i: usize| {
                 let ((a, ra), (b, rb)) = (recent[i].disc(lost)?, disc_at(recent, other.id, i)?);
                 Some((a - b).norm() / (ra + rb))
@@ -1429,6 +1435,7 @@ fn shadowed_exit(
             pocket,
             t,
         })
+        .collect()
 }
 
 /// Where `id` was in frame `i` of `recent`: seen there, or, unseen, on the
@@ -3321,10 +3328,51 @@ mod tests {
             shadowed(Piece::Black, (340.0, 312.0), 0.133),
             Some(TrackId(2))
         );
-        // Of another kind, too far off, or long after: another piece.
-        assert_eq!(shadowed(Piece::White, (340.0, 312.0), 0.133), None);
+        // Of another colour too: a blur's colour is read from few pixels.
+        assert_eq!(
+            shadowed(Piece::White, (340.0, 312.0), 0.133),
+            Some(TrackId(2))
+        );
+        // Too far off, or long after: another piece.
         assert_eq!(shadowed(Piece::Black, (300.0, 260.0), 0.133), None);
         assert_eq!(shadowed(Piece::Black, (340.0, 312.0), 0.233), None);
+    }
+
+    #[test]
+    fn every_track_that_followed_a_lost_piece_is_its_twin_whatever_its_colour() {
+        // White track 5, laid over a black's leading blur, is lost by the
+        // SW pocket; black track 8 is seen with it where two pieces cannot
+        // both be, and white track 9 is first seen beside where 5 was lost
+        // just as it was lost.
+        let recent: VecDeque<Positions> = [
+            positions(0.0, vec![(5, (-200.0, -200.0)), (8, (-190.0, -192.0))]),
+            positions(0.033, vec![(5, (-240.0, -240.0)), (8, (-230.0, -232.0))]),
+            positions(0.067, vec![(5, (-280.0, -280.0)), (8, (-268.0, -272.0))]),
+            positions(0.1, vec![(8, (-290.0, -292.0)), (9, (-300.0, -310.0))]),
+            positions(0.133, vec![(8, (-292.0, -294.0)), (9, (-302.0, -312.0))]),
+        ]
+        .into();
+        let frame = TrackFrame {
+            t: 0.133,
+            tracks: vec![
+                track_of(8, Piece::Black, Point2::new(-292.0, -294.0)),
+                track_of(9, Piece::White, Point2::new(-302.0, -312.0)),
+            ],
+            ..at_rest_with(Vec::new())
+        };
+        let twins: Vec<TrackId> = shadowed_exits(
+            &recent,
+            &frame,
+            TrackId(5),
+            Piece::White,
+            Point2::new(-280.0, -280.0),
+            Some(Pocket::Sw),
+            0.1,
+        )
+        .iter()
+        .map(|s| s.twin)
+        .collect();
+        assert_eq!(twins, [TrackId(8), TrackId(9)]);
     }
 
     #[test]
@@ -3424,9 +3472,9 @@ mod tests {
         }
     }
 
-    /// The twin [`shadowed_exit`] finds for track `lost`, a `piece` last
-    /// seen at `last_seen` and lost into `pocket` at `t`, with `resting`
-    /// the tracks on the board then.
+    /// The first twin [`shadowed_exits`] finds for track `lost`, a `piece`
+    /// last seen at `last_seen` and lost into `pocket` at `t`, with
+    /// `resting` the tracks on the board then.
     fn twin_of(
         recent: &VecDeque<Positions>,
         resting: Vec<Track>,
@@ -3441,7 +3489,7 @@ mod tests {
             tracks: resting,
             ..at_rest_with(Vec::new())
         };
-        shadowed_exit(
+        shadowed_exits(
             recent,
             &frame,
             TrackId(lost),
@@ -3450,6 +3498,7 @@ mod tests {
             Some(pocket),
             t,
         )
+        .first()
         .map(|s| s.twin)
     }
 
