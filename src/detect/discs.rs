@@ -23,7 +23,8 @@ use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    break_arrangement, disc_on_playing_surface, pocket_centre, Piece, Pocket, Seat,
+    break_arrangement, disc_on_playing_surface, pocket_centre, segment_distance, Piece, Pocket,
+    Seat,
 };
 use crate::template::{TemplateError, TemplateFrame};
 
@@ -587,18 +588,17 @@ impl Detector {
         let join = f64::from(HAND_JOIN_PX) / 2.0;
         let (left, top) = (blob.left as f64, blob.top as f64);
         let (right, bottom) = (blob.right as f64, blob.bottom as f64);
-        let swept: Vec<(Point2<f64>, Vector2<f64>, f64)> = known
+        let swept: Vec<(Point2<f64>, Point2<f64>, f64)> = known
             .iter()
             .map(|disc| {
                 let from = self.frame.board_to_px(disc.centre);
                 let to = self
                     .frame
                     .board_to_px(disc.centre + disc.velocity * since_s);
-                (from, to - from, self.held_radius_px(disc.radius_mm) + join)
+                (from, to, self.held_radius_px(disc.radius_mm) + join)
             })
             // Only discs whose sweep reaches the blob's box can cover it.
-            .filter(|&(from, path, radius)| {
-                let to = from + path;
+            .filter(|&(from, to, radius)| {
                 from.x.min(to.x) - radius <= right
                     && from.x.max(to.x) + radius >= left
                     && from.y.min(to.y) - radius <= bottom
@@ -607,14 +607,9 @@ impl Detector {
             .collect();
         let covered = |i: usize| {
             let p = Point2::new((i % side) as f64, (i / side) as f64);
-            swept.iter().any(|&(from, path, radius)| {
-                let along = if path.norm_squared() > 0.0 {
-                    ((p - from).dot(&path) / path.norm_squared()).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                };
-                (p - (from + path * along)).norm() <= radius
-            })
+            swept
+                .iter()
+                .any(|&(from, to, radius)| segment_distance(p, from, to) <= radius)
         };
         let enough = striker_area.ceil() as usize;
         // An arm is mostly off the pieces: stop counting once it shows.

@@ -35,5 +35,5 @@ pub use seat::{
     rotate_from_seat, rotate_to_seat, rotate_vector_to_seat, seat_at, seat_markings, seat_pockets,
     BaseLineZone, SeatMarkings,
 };
-pub use shapes::{Circle, Stroke, GEOMETRY_EPSILON_MM};
+pub use shapes::{segment_distance, Circle, Stroke, GEOMETRY_EPSILON_MM};
 pub use spec::{Figure, IcfTolerances};

@@ -95,6 +95,17 @@ impl Stroke {
     }
 }
 
+/// Distance from `point` to the segment `a`–`b` (to `a` when they coincide).
+pub fn segment_distance(point: Point2<f64>, a: Point2<f64>, b: Point2<f64>) -> f64 {
+    let ab = b - a;
+    let length_sq = ab.norm_squared();
+    if length_sq == 0.0 {
+        return (point - a).norm();
+    }
+    let along = ((point - a).dot(&ab) / length_sq).clamp(0.0, 1.0);
+    (point - (a + ab * along)).norm()
+}
+
 /// Slack for comparisons of derived lengths, mm: far below anything a camera
 /// can see, far above floating-point noise.
 pub const GEOMETRY_EPSILON_MM: f64 = 1e-6;
@@ -102,6 +113,15 @@ pub const GEOMETRY_EPSILON_MM: f64 = 1e-6;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segment_distance_is_to_the_nearest_point_of_the_segment() {
+        let (a, b) = (Point2::new(0.0, 0.0), Point2::new(10.0, 0.0));
+        assert_eq!(segment_distance(Point2::new(5.0, 3.0), a, b), 3.0);
+        assert_eq!(segment_distance(Point2::new(13.0, 4.0), a, b), 5.0);
+        assert_eq!(segment_distance(Point2::new(-3.0, 4.0), a, b), 5.0);
+        assert_eq!(segment_distance(Point2::new(3.0, 4.0), a, a), 5.0);
+    }
 
     #[test]
     fn stroke_distance_measures_from_the_paint_edge() {

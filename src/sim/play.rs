@@ -28,8 +28,8 @@ use crate::geometry::spec::{
     FRAME_WIDTH_MM, HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM,
 };
 use crate::geometry::{
-    break_arrangement, pocket_centre, rotate_to_seat, rotate_vector_to_seat, striker_placement,
-    Piece, Pocket, Seat,
+    break_arrangement, pocket_centre, rotate_to_seat, rotate_vector_to_seat, segment_distance,
+    striker_placement, Piece, Pocket, Seat,
 };
 use crate::rules::{Engine, RulesError};
 use crate::sim::physics::{self, Event, PhysicsConfig, PhysicsError, Table, STRIKER_ID};
@@ -898,17 +898,6 @@ fn plan_pot(
         speed,
         difficulty: (approach_distance + pocket_distance) / (cut * cut),
     })
-}
-
-/// Distance from `point` to the segment `a`–`b`.
-fn segment_distance(point: Point2<f64>, a: Point2<f64>, b: Point2<f64>) -> f64 {
-    let ab = b - a;
-    let length_sq = ab.norm_squared();
-    if length_sq == 0.0 {
-        return (point - a).norm();
-    }
-    let along = ((point - a).dot(&ab) / length_sq).clamp(0.0, 1.0);
-    (point - (a + ab * along)).norm()
 }
 
 /// The stroke as the contract records it, from the physics events between
