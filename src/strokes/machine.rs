@@ -3352,26 +3352,19 @@ mod tests {
             positions(0.133, vec![(8, (-292.0, -294.0)), (9, (-302.0, -312.0))]),
         ]
         .into();
-        let frame = TrackFrame {
-            t: 0.133,
-            tracks: vec![
-                track_of(8, Piece::Black, Point2::new(-292.0, -294.0)),
-                track_of(9, Piece::White, Point2::new(-302.0, -312.0)),
-            ],
-            ..at_rest_with(Vec::new())
-        };
-        let twins: Vec<TrackId> = shadowed_exits(
+        let resting = vec![
+            track_of(8, Piece::Black, Point2::new(-292.0, -294.0)),
+            track_of(9, Piece::White, Point2::new(-302.0, -312.0)),
+        ];
+        let twins = twins_of(
             &recent,
-            &frame,
-            TrackId(5),
+            resting,
+            5,
             Piece::White,
-            Point2::new(-280.0, -280.0),
-            Some(Pocket::Sw),
+            (-280.0, -280.0),
+            Pocket::Sw,
             0.1,
-        )
-        .iter()
-        .map(|s| s.twin)
-        .collect();
+        );
         assert_eq!(twins, [TrackId(8), TrackId(9)]);
     }
 
@@ -3472,10 +3465,10 @@ mod tests {
         }
     }
 
-    /// The first twin [`shadowed_exits`] finds for track `lost`, a `piece`
-    /// last seen at `last_seen` and lost into `pocket` at `t`, with
-    /// `resting` the tracks on the board then.
-    fn twin_of(
+    /// The twins [`shadowed_exits`] finds for track `lost`, a `piece` last
+    /// seen at `last_seen` and lost into `pocket` at `t`, with `resting` the
+    /// tracks on the board then.
+    fn twins_of(
         recent: &VecDeque<Positions>,
         resting: Vec<Track>,
         lost: u32,
@@ -3483,7 +3476,7 @@ mod tests {
         (x, y): (f64, f64),
         pocket: Pocket,
         t: f64,
-    ) -> Option<TrackId> {
+    ) -> Vec<TrackId> {
         let frame = TrackFrame {
             t,
             tracks: resting,
@@ -3498,8 +3491,24 @@ mod tests {
             Some(pocket),
             t,
         )
-        .first()
+        .iter()
         .map(|s| s.twin)
+        .collect()
+    }
+
+    /// The first of [`twins_of`].
+    fn twin_of(
+        recent: &VecDeque<Positions>,
+        resting: Vec<Track>,
+        lost: u32,
+        piece: Piece,
+        last_seen: (f64, f64),
+        pocket: Pocket,
+        t: f64,
+    ) -> Option<TrackId> {
+        twins_of(recent, resting, lost, piece, last_seen, pocket, t)
+            .first()
+            .copied()
     }
 
     fn track_of(id: u32, piece: Piece, at: Point2<f64>) -> Track {
