@@ -97,6 +97,11 @@ pub struct VisionExtra {
     /// camera frame (see [`StrokeMachine::outlines_looked_at`]).
     #[serde(skip)]
     doubted_overboard: Vec<OverboardPiece>,
+    /// "Strikers" seen going in (when, s) that had followed a carromman
+    /// lost from sight mid-board, and that carromman's kind: the piece they
+    /// were if the striker rests on the board at the end.
+    #[serde(skip)]
+    striker_twins_going_in: Vec<(f64, Piece)>,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -339,6 +344,10 @@ pub struct StrokeMachine {
     /// Carrommen of the current stroke lost from sight away from pockets
     /// and edges with no hand about: kind, last seen (board mm), when (s).
     lost_mid_board: Vec<(Piece, Point2<f64>, f64)>,
+    /// "Striker" tracks of the current stroke that followed a carromman
+    /// lost from sight mid-board (see [`followed_the_same_piece`]), with
+    /// that carromman's kind.
+    striker_twins_of_lost: Vec<(TrackId, Piece)>,
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
@@ -364,6 +373,7 @@ impl StrokeMachine {
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
             lost_mid_board: Vec::new(),
+            striker_twins_of_lost: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
@@ -838,6 +848,7 @@ impl StrokeMachine {
         self.lost_towards_pocket.clear();
         self.shadowed.clear();
         self.lost_mid_board.clear();
+        self.striker_twins_of_lost.clear();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -945,6 +956,13 @@ impl StrokeMachine {
                 };
                 let left_into = match exit {
                     Exit::Pocket(pocket) => {
+                        if let Some(&(_, kind)) = self
+                            .striker_twins_of_lost
+                            .iter()
+                            .find(|(twin, _)| *twin == id)
+                        {
+                            current.vision.striker_twins_going_in.push((t, kind));
+                        }
                         current.stroke.pocketed.push(PocketedPiece {
                             piece,
                             pocket: Some(pocket),
@@ -1052,6 +1070,23 @@ impl StrokeMachine {
                             None => {
                                 if piece != Piece::Striker {
                                     self.lost_mid_board.push((piece, last_seen, t));
+                                    // A blurred carromman is often followed
+                                    // by a second, striker-sized track too.
+                                    self.striker_twins_of_lost.extend(
+                                        frame
+                                            .tracks
+                                            .iter()
+                                            .filter(|other| {
+                                                other.piece == Piece::Striker
+                                                    && followed_the_same_piece(
+                                                        &self.recent,
+                                                        id,
+                                                        last_seen,
+                                                        other.id,
+                                                    )
+                                            })
+                                            .map(|twin| (twin.id, piece)),
+                                    );
                                 }
                                 current.vision.alerts.push(VisionNote {
                                     t,
@@ -1274,6 +1309,10 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
             _ => None,
         }
     };
+    let twins: Vec<Option<Piece>> = pocketed
+        .iter()
+        .map(|p| carromman_going_in_with(&pocketed, p))
+        .collect();
     for (i, p) in pocketed.iter_mut().enumerate() {
         if kept_pocketed[i] {
             continue;
@@ -1281,8 +1320,33 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         let seen_as = p.piece;
         if seen_as == Piece::Striker {
             // The striker lies on the board: this was a blurred carromman,
-            // of the one kind the count misses if it says.
-            if let Some(piece) = renamed_to(&missing) {
+            // of the one kind the count misses if it says; unless a
+            // carromman went into that pocket at the same moment, which this
+            // was (two pieces cannot pass one pocket's mouth together).
+            let followed = stroke
+                .vision
+                .striker_twins_going_in
+                .iter()
+                .find(|(t, _)| Some(*t) == p.t)
+                .map(|&(_, kind)| kind);
+            if let Some(twin) = twins[i] {
+                alert(
+                    stroke,
+                    p.t,
+                    format!(
+                        "a piece seen as the striker went in with a {twin}: one piece seen twice"
+                    ),
+                );
+            } else if let Some(piece) = followed {
+                take(&mut missing, piece);
+                p.piece = piece;
+                kept_pocketed[i] = true;
+                alert(
+                    stroke,
+                    p.t,
+                    format!("a piece seen as the striker went in; it had followed a {piece} lost from sight mid-board, and was that {piece}"),
+                );
+            } else if let Some(piece) = renamed_to(&missing) {
                 take(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
@@ -1347,6 +1411,21 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         .collect();
 }
 
+/// The kind of a carromman among `pocketed` that went into the pocket `p`
+/// went into within [`SAME_POCKETING_SURELY_S`] of it: for a "striker"
+/// going in beside it, the same piece seen twice.
+fn carromman_going_in_with(pocketed: &[PocketedPiece], p: &PocketedPiece) -> Option<Piece> {
+    pocketed
+        .iter()
+        .find(|q| {
+            q.piece != Piece::Striker
+                && q.pocket.is_some()
+                && q.pocket == p.pocket
+                && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= SAME_POCKETING_SURELY_S)
+        })
+        .map(|q| q.piece)
+}
+
 /// The alert on a departure over the frame that the count at rest
 /// disproves (taken back by [`StrokeMachine::outlines_looked_at`]).
 fn departure_disproved(piece: Piece) -> String {
@@ -1398,37 +1477,11 @@ fn shadowed_exits(
     if piece == Piece::Striker {
         return Vec::new();
     }
-    let Some(last_sighting) = recent.iter().rposition(|f| f.disc(lost).is_some()) else {
-        return Vec::new();
-    };
     frame
         .tracks
         .iter()
         .filter(|t| t.id != lost && t.piece != Piece::Striker)
-        .filter(|other| {
-            let apart_by = |i: usize| {
-                let ((a, ra), (b, rb)) = (recent[i].disc(lost)?, disc_at(recent, other.id, i)?);
-                Some((a - b).norm() / (ra + rb))
-            };
-            let last_overlap = (0..recent.len())
-                .rposition(|i| apart_by(i).is_some_and(|d| d < ONE_PIECE_FRACTION));
-            let overlapped = last_overlap.is_some_and(|i| {
-                let went_on_alone = steady_from(recent.range(i..), lost)
-                    && (i + 1..recent.len())
-                        .any(|j| apart_by(j).is_some_and(|d| d > PASSED_APART_FRACTION));
-                !went_on_alone
-            });
-            let first = recent.iter().position(|f| f.disc(other.id).is_some());
-            let handed_on = first.is_some_and(|i| {
-                let (f, sighting) = (&recent[i], &recent[last_sighting]);
-                i > 0
-                    && i + 1 >= last_sighting
-                    && f.t - sighting.t <= HANDED_ON_S
-                    && f.disc(other.id)
-                        .is_some_and(|(b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
-            });
-            overlapped || handed_on
-        })
+        .filter(|other| followed_the_same_piece(recent, lost, last_seen, other.id))
         .map(|twin| ShadowedExit {
             twin: twin.id,
             piece,
@@ -1436,6 +1489,43 @@ fn shadowed_exits(
             t,
         })
         .collect()
+}
+
+/// Whether the track `other` followed the same piece as `lost`, last seen
+/// at `last_seen`, over the `recent` frames: seen with it in one frame
+/// where two pieces cannot both be (and it did not then go on alone), or
+/// first seen beside where it was last seen just as it was lost.
+fn followed_the_same_piece(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    last_seen: Point2<f64>,
+    other: TrackId,
+) -> bool {
+    let Some(last_sighting) = recent.iter().rposition(|f| f.disc(lost).is_some()) else {
+        return false;
+    };
+    let apart_by = |i: usize| {
+        let ((a, ra), (b, rb)) = (recent[i].disc(lost)?, disc_at(recent, other, i)?);
+        Some((a - b).norm() / (ra + rb))
+    };
+    let last_overlap =
+        (0..recent.len()).rposition(|i| apart_by(i).is_some_and(|d| d < ONE_PIECE_FRACTION));
+    let overlapped = last_overlap.is_some_and(|i| {
+        let went_on_alone = steady_from(recent.range(i..), lost)
+            && (i + 1..recent.len())
+                .any(|j| apart_by(j).is_some_and(|d| d > PASSED_APART_FRACTION));
+        !went_on_alone
+    });
+    let first = recent.iter().position(|f| f.disc(other).is_some());
+    let handed_on = first.is_some_and(|i| {
+        let (f, sighting) = (&recent[i], &recent[last_sighting]);
+        i > 0
+            && i + 1 >= last_sighting
+            && f.t - sighting.t <= HANDED_ON_S
+            && f.disc(other)
+                .is_some_and(|(b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
+    });
+    overlapped || handed_on
 }
 
 /// Where `id` was in frame `i` of `recent`: seen there, or, unseen, on the
@@ -3292,6 +3382,112 @@ mod tests {
                 twinned[0].stroke.pocketed
             );
             assert!(alerted(&twinned[0], "followed on by another track"));
+        }
+    }
+
+    /// A black set off from the centre towards the SE pocket, lost from
+    /// sight mid-board (too far out to be taken as heading in), while a
+    /// striker-sized disc `beside` it (seen from frame 13 on, where
+    /// `striker_twin`) went on with it into the pocket; the striker rests at
+    /// north, and a white vanishes at rest, so the count misses two kinds.
+    fn black_lost_mid_board_with_a_striker_twin(striker_twin: bool) -> Vec<SeenStroke> {
+        let pocket = pocket_centre(Pocket::Se);
+        let from = Point2::new(-60.0, 60.0);
+        let step = (pocket - from).normalize() * 20.0;
+        let black = move |i: u32| from + step * f64::from(i.clamp(12, 40) - 12);
+        let beside = Vector2::new(6.0, 6.0);
+        run((0..75u32).map(move |i| {
+            let striker_at =
+                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
+            let mut discs = vec![disc(Piece::Striker, striker_at)];
+            if i <= 20 {
+                discs.push(disc(Piece::Black, black(i)));
+            }
+            if striker_twin && (13..=40).contains(&i) {
+                discs.push(disc(Piece::Striker, black(i) + beside));
+            }
+            if i <= 20 {
+                discs.push(disc(Piece::White, Point2::new(-250.0, -150.0)));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_striker_sized_twin_of_a_carromman_lost_mid_board_went_in_as_that_carromman() {
+        let strokes = black_lost_mid_board_with_a_striker_twin(true);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(Piece::Black, Some(Pocket::Se))],
+            "{:?}",
+            strokes[0]
+        );
+        assert!(
+            alerted(
+                &strokes[0],
+                "had followed a black lost from sight mid-board"
+            ),
+            "{:?}",
+            strokes[0].vision.alerts
+        );
+        // Without the twin, the black is only lost mid-board: nothing went in.
+        let strokes = black_lost_mid_board_with_a_striker_twin(false);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(pockets_of(&strokes[0]).is_empty(), "{:?}", strokes[0]);
+    }
+
+    #[test]
+    fn a_striker_going_in_with_a_carromman_at_once_is_that_carromman_seen_twice() {
+        // The count at rest, inflated before the stroke, misses two blacks;
+        // the striker rests on the board.
+        let before = SeenCount {
+            white: 1,
+            black: 3,
+            queen: false,
+        };
+        let rest = || {
+            at_rest_with(vec![
+                track_of(1, Piece::White, Point2::new(-200.0, 0.0)),
+                track_of(2, Piece::Black, Point2::new(100.0, 100.0)),
+                track_of(3, Piece::Striker, Point2::new(0.0, -250.0)),
+            ])
+        };
+        let going_in = |piece, pocket, t| PocketedPiece {
+            piece,
+            pocket: Some(pocket),
+            t: Some(t),
+            late: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = vec![
+            going_in(Piece::Striker, Pocket::Sw, 1.0),
+            going_in(Piece::Black, Pocket::Sw, 1.033),
+        ];
+        reconcile_exits(&mut stroke, &rest());
+        assert_eq!(
+            pockets_of(&stroke),
+            vec![(Piece::Black, Some(Pocket::Sw))],
+            "{:?}",
+            stroke.stroke
+        );
+        assert!(alerted(
+            &stroke,
+            "went in with a black: one piece seen twice"
+        ));
+        // Into another pocket, or well apart in time, it is another piece,
+        // of the one kind the count still misses.
+        for (pocket, t) in [(Pocket::Nw, 1.0), (Pocket::Sw, 1.5)] {
+            let mut stroke = stroke_seen(before);
+            stroke.stroke.pocketed = vec![
+                going_in(Piece::Striker, pocket, t),
+                going_in(Piece::Black, Pocket::Sw, 1.033),
+            ];
+            reconcile_exits(&mut stroke, &rest());
+            let mut pockets = pockets_of(&stroke);
+            pockets.sort_by_key(|(_, pocket)| pocket.map(|p| p.name()));
+            assert_eq!(pockets.len(), 2, "{:?}", stroke.stroke);
+            assert!(pockets.iter().all(|(piece, _)| *piece == Piece::Black));
         }
     }
 
