@@ -351,6 +351,9 @@ pub struct StrokeMachine {
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
+    /// The track behind each pocketing of the current stroke, and when it
+    /// went in (s): a twin that went in too is the same piece.
+    pocketed_tracks: Vec<(TrackId, f64)>,
     /// Every track seen in the last few frames (seconds; id, centre in board
     /// mm, radius mm), newest last: what met a piece that left unseen.
     recent: VecDeque<Positions>,
@@ -372,6 +375,7 @@ impl StrokeMachine {
             last_seat: None,
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
+            pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
             recent: VecDeque::new(),
@@ -579,7 +583,12 @@ impl StrokeMachine {
                 if rest >= self.options.rest_frames {
                     if let Some(mut done) = self.current.take() {
                         self.record_lost_towards_pockets(&mut done);
-                        withdraw_shadowed(&mut done, &mut self.shadowed, frame);
+                        withdraw_shadowed(
+                            &mut done,
+                            &mut self.shadowed,
+                            &self.pocketed_tracks,
+                            frame,
+                        );
                         reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
                         self.finished.push(done);
@@ -847,6 +856,7 @@ impl StrokeMachine {
         self.overboard_tracks.clear();
         self.lost_towards_pocket.clear();
         self.shadowed.clear();
+        self.pocketed_tracks.clear();
         self.lost_mid_board.clear();
         self.striker_twins_of_lost.clear();
         self.current = Some(SeenStroke {
@@ -963,6 +973,7 @@ impl StrokeMachine {
                         {
                             current.vision.striker_twins_going_in.push((t, kind));
                         }
+                        self.pocketed_tracks.push((id, t));
                         current.stroke.pocketed.push(PocketedPiece {
                             piece,
                             pocket: Some(pocket),
@@ -1568,10 +1579,14 @@ fn steady_from<'a>(frames: impl IntoIterator<Item = &'a Positions>, id: TrackId)
 }
 
 /// Withdraws the `shadowed` exits whose twin rests on the board at the end
-/// of the stroke: the piece is still there. Each withdrawal is an alert.
+/// of the stroke: the piece is still there; and those into a pocket whose
+/// twin went into it too within [`SAME_POCKETING_S`] (`pocketed_tracks`:
+/// each pocketing's track and time): the one piece went in once, whatever
+/// the count at rest says. Each withdrawal is an alert.
 fn withdraw_shadowed(
     stroke: &mut SeenStroke,
     shadowed: &mut Vec<ShadowedExit>,
+    pocketed_tracks: &[(TrackId, f64)],
     at_rest: &TrackFrame,
 ) {
     for s in shadowed.drain(..) {
@@ -1579,6 +1594,7 @@ fn withdraw_shadowed(
         // votes are few.
         let twin_rests = at_rest.tracks.iter().any(|t| t.id == s.twin);
         if !twin_rests {
+            withdraw_twice_going_in(stroke, &s, pocketed_tracks);
             continue;
         }
         let withdrawn = match s.pocket {
@@ -1611,6 +1627,48 @@ fn withdraw_shadowed(
             });
         }
     }
+}
+
+/// Withdraws the pocketing of the twin of `s` when it went into the same
+/// pocket within [`SAME_POCKETING_S`] of it (`pocketed_tracks`: each
+/// pocketing's track and time): the one piece went in once, whatever the
+/// count at rest says. The first track's pocketing stays, so a later twin
+/// of that twin that rests withdraws nothing more.
+fn withdraw_twice_going_in(
+    stroke: &mut SeenStroke,
+    s: &ShadowedExit,
+    pocketed_tracks: &[(TrackId, f64)],
+) {
+    let Some(pocket) = s.pocket else {
+        return;
+    };
+    let pocketed = &mut stroke.stroke.pocketed;
+    let own_stays = pocketed
+        .iter()
+        .any(|p| p.piece == s.piece && p.pocket == Some(pocket) && p.t == Some(s.t));
+    let twins = pocketed_tracks
+        .iter()
+        .filter(|&&(id, t)| id == s.twin && (t - s.t).abs() <= SAME_POCKETING_S);
+    let Some(i) = twins
+        .filter_map(|&(_, t)| {
+            pocketed
+                .iter()
+                .position(|p| p.pocket == Some(pocket) && p.t == Some(t))
+        })
+        .next()
+        .filter(|_| own_stays)
+    else {
+        return;
+    };
+    let twin = pocketed.remove(i);
+    stroke.vision.alerts.push(VisionNote {
+        t: twin.t.unwrap_or(s.t),
+        message: format!(
+            "a {} went into the {} pocket after a track that followed the same piece went in: one piece, counted once",
+            twin.piece,
+            pocket.name()
+        ),
+    });
 }
 
 enum Exit {
@@ -3489,6 +3547,56 @@ mod tests {
             assert_eq!(pockets.len(), 2, "{:?}", stroke.stroke);
             assert!(pockets.iter().all(|(piece, _)| *piece == Piece::Black));
         }
+    }
+
+    /// A black shot into the NE pocket, followed from frame 13 by a twin
+    /// track `beside` it that is seen three frames longer and goes in too
+    /// (or, `twin_goes_in` false, is never seen); another black vanishes at
+    /// rest, so the count at rest misses two blacks.
+    fn black_and_twin_into_the_ne_pocket(twin_goes_in: bool) -> Vec<SeenStroke> {
+        let black = |i: u32| {
+            Point2::new(200.0, 200.0) + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
+        };
+        let beside = Vector2::new(8.0, -12.0);
+        run((0..70u32).map(move |i| {
+            let striker_at =
+                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
+            let mut discs = vec![disc(Piece::Striker, striker_at)];
+            if i <= 20 {
+                discs.push(disc(Piece::Black, black(i)));
+            }
+            if twin_goes_in && (13..=23).contains(&i) {
+                discs.push(disc(Piece::Black, black(i) + beside));
+            }
+            if i <= 25 {
+                discs.push(disc(Piece::Black, Point2::new(-200.0, -100.0)));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_and_a_twin_track_going_into_one_pocket_went_in_once_whatever_the_count() {
+        let strokes = black_and_twin_into_the_ne_pocket(true);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(Piece::Black, Some(Pocket::Ne))],
+            "{:?}",
+            strokes[0]
+        );
+        assert!(
+            alerted(&strokes[0], "one piece, counted once"),
+            "{:?}",
+            strokes[0].vision.alerts
+        );
+        let strokes = black_and_twin_into_the_ne_pocket(false);
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(Piece::Black, Some(Pocket::Ne))],
+            "{:?}",
+            strokes[0]
+        );
     }
 
     #[test]
