@@ -654,13 +654,26 @@ impl StrokeMachine {
             travelled,
         } = launch_seat(s)?;
         // A break's striker is deflected by the cluster before it is first
-        // seen: the arm that struck it knows better.
-        let seat = striking_hand.unwrap_or(seat);
+        // seen: the arm that struck it knows better; unless the arm of the
+        // seat its path leads back to was about too (an arm resting on the
+        // board's edge, or a shadow taken for one, can be the last seen
+        // alone as the striker leaves).
+        let seat = striking_hand
+            .filter(|&hand| hand == seat || !self.arm_seen_lately(seat, frame.t))
+            .unwrap_or(seat);
         // It left its base lines `travelled` mm before it was seen at `from`.
         let seen_t = frame.t - (s.position - from).norm() / s.speed();
         let launched_t = seen_t - travelled / s.speed();
         self.start(frame, s, seat, None, first_frame, launched_t);
         Some(seat)
+    }
+
+    /// Whether the arm of `seat` was seen over the board between strokes
+    /// within [`HAND_SEAT_MEMORY_S`] before `t`.
+    fn arm_seen_lately(&self, seat: Seat, t: f64) -> bool {
+        self.arm_seen
+            .get(&seat)
+            .is_some_and(|&seen| t - seen <= HAND_SEAT_MEMORY_S)
     }
 
     /// The break arrangement has just been found lying set out: a stroke
@@ -2610,6 +2623,53 @@ mod tests {
     /// (no arm's seat known), found again by the west seat's lines and seen
     /// speeding south: both places it came into sight lead back to base
     /// lines, and it went forward from north's, along west's.
+    /// A striker struck from south, unseen until it is 60 mm off its base
+    /// lines running inwards; the arms of `arms_before` are over the board
+    /// until just before, and the north arm alone in the last frame.
+    fn striker_first_seen_off_the_south_lines(arms_before: &[Seat]) -> Vec<SeenStroke> {
+        let arm = |seat: Seat| {
+            let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
+            let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
+            Occluder {
+                min: Point2::new(a.x.min(b.x), a.y.min(b.y)),
+                max: Point2::new(a.x.max(b.x), a.y.max(b.y)),
+                cause: OcclusionCause::Hand,
+                enters_from: Some(seat),
+            }
+        };
+        let before: Vec<Occluder> = arms_before.iter().map(|&seat| arm(seat)).collect();
+        let placed_south = Point2::new(placed_north().x, -placed_north().y);
+        let heading = Vector2::new(-0.6, 0.8);
+        run_with_hands((0..70u32).map(move |i| {
+            let hands = match i {
+                5..24 => before.clone(),
+                24 => vec![arm(Seat::North)],
+                _ => vec![],
+            };
+            let discs = if i >= 25 {
+                let run = 30.0 * f64::from(i.min(40) - 23);
+                vec![disc(Piece::Striker, placed_south + heading * run)]
+            } else {
+                vec![]
+            };
+            (discs, hands)
+        }))
+    }
+
+    #[test]
+    fn the_last_arm_seen_alone_names_the_striking_seat_unless_the_paths_seat_had_its_arm_about() {
+        // Both arms were over the board, and the striker's path leads back
+        // to the south lines: the path tells.
+        let strokes = striker_first_seen_off_the_south_lines(&[Seat::South, Seat::North]);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        // The north arm alone: it struck (a break's striker is deflected by
+        // the cluster before it is first seen).
+        let strokes = striker_first_seen_off_the_south_lines(&[Seat::North]);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
+    }
+
     #[test]
     fn a_striker_found_again_by_a_neighbours_lines_was_struck_forward_from_its_own() {
         let glimpsed = Point2::new(-215.0, 259.0);
