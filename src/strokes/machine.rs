@@ -359,9 +359,6 @@ pub struct StrokeMachine {
     recent: VecDeque<Positions>,
     /// How each track has moved lately.
     motions: HashMap<TrackId, Motion>,
-    /// Pieces that lay settled in sight and then went unseen, not under a
-    /// hand, lately: track, where it lay (board mm), when last seen (s).
-    gone_from_rest: Vec<(TrackId, Point2<f64>, f64)>,
 }
 
 impl StrokeMachine {
@@ -383,7 +380,6 @@ impl StrokeMachine {
             striker_twins_of_lost: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
-            gone_from_rest: Vec::new(),
             arm_seen: HashMap::new(),
             viewpoint: None,
         }
@@ -496,10 +492,7 @@ impl StrokeMachine {
             self.hand_seat = Some((*seat, frame.t));
             self.last_seat = Some(*seat);
         }
-        self.note_gone_from_rest(frame);
-        let launched = self
-            .launched_without_striker(frame)
-            .or_else(|| self.launched_on_a_new_track(frame));
+        let launched = self.launched_without_striker(frame);
         self.follow_motions(frame);
         self.remember_positions(frame);
         let striking_hand = self
@@ -696,56 +689,6 @@ impl StrokeMachine {
             .filter(|t| {
                 self.speeding_carromman(t, |still, moving| {
                     still >= SETTLED_FRAMES && moving <= LAUNCH_FRAMES
-                })
-            })
-            .max_by(|a, b| a.speed().total_cmp(&b.speed()))
-    }
-
-    /// Remembers the pieces that lay settled in sight until the last frame
-    /// and are unseen in this one, out from under any hand, for
-    /// [`GONE_FROM_REST_S`].
-    fn note_gone_from_rest(&mut self, frame: &TrackFrame) {
-        self.gone_from_rest
-            .retain(|&(_, _, t)| frame.t - t <= GONE_FROM_REST_S);
-        let Some(last) = self.recent.back() else {
-            return;
-        };
-        for track in &frame.tracks {
-            let settled = self
-                .motions
-                .get(&track.id)
-                .is_some_and(|m| m.still >= SETTLED_FRAMES);
-            if settled && !track.seen_this_frame() && !track.hidden {
-                if let Some((at, _)) = last.disc(track.id) {
-                    self.gone_from_rest.push((track.id, at, last.t));
-                }
-            }
-        }
-    }
-
-    /// A carromman or the Queen first seen already running fast, straight
-    /// away from where a piece lay settled until it went unseen just now,
-    /// and no farther from that spot than its speed carries it since: that
-    /// piece shot off, its track lost as it did (a jump of a frame or two
-    /// at launch speed), so [`Self::launched_without_striker`] never saw it
-    /// leave. The striker that hit it went unseen.
-    fn launched_on_a_new_track<'f>(&self, frame: &'f TrackFrame) -> Option<&'f Track> {
-        frame
-            .tracks
-            .iter()
-            .filter(|t| {
-                !t.hidden
-                    && self
-                        .speeding_carromman(t, |still, moving| still == 0 && moving < LAUNCH_FRAMES)
-            })
-            .filter(|t| {
-                self.gone_from_rest.iter().any(|&(id, spot, seen_t)| {
-                    let away = t.position - spot;
-                    id != t.id
-                        && away.norm()
-                            <= t.speed() * (frame.t - seen_t) * 1.5 + 4.0 * CARROMMAN_RADIUS_MM
-                        && away.norm() > 0.0
-                        && away.normalize().dot(&t.velocity.normalize()) >= STRAIGHT_AWAY_COS
                 })
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
@@ -2248,14 +2191,6 @@ fn the_striker(tracks: &[Track], strike_speed: f64) -> Option<&Track> {
         .or_else(|| strikers().next())
 }
 
-/// Seconds a piece gone unseen from rest is remembered as where a new
-/// track running away from it may have come from.
-const GONE_FROM_REST_S: f64 = 0.3;
-
-/// A new track runs straight away from a spot when its course is within
-/// about 25 degrees of the line from that spot to it.
-const STRAIGHT_AWAY_COS: f64 = 0.9;
-
 /// A piece at rest that starts at this speed (mm/s) or faster was hit by a
 /// struck striker: a hand sliding a piece moves it far slower.
 const UNSEEN_STRIKE_SPEED: f64 = 400.0;
@@ -2776,37 +2711,6 @@ mod tests {
             }
             discs
         })
-    }
-
-    /// The striker placed at north, then unseen; a black lies still at the
-    /// centre until frame 40, when it is gone and a disc read as a white
-    /// turns up 60 mm from its spot, running at 900 mm/s along `heading`.
-    fn black_gone_and_a_new_track_running(heading: Vector2<f64>) -> Vec<SeenStroke> {
-        let heading = heading.normalize();
-        run((0..90u32).map(move |i| {
-            let mut discs = Vec::new();
-            if i < 10 {
-                discs.push(disc(Piece::Striker, placed_north()));
-            }
-            if i < 40 {
-                discs.push(disc(Piece::Black, Point2::origin()));
-            } else {
-                let travelled = 30.0 * f64::from(i.min(50) - 40);
-                let start = Point2::new(60.0, 0.0);
-                discs.push(disc(Piece::White, start + heading * travelled));
-            }
-            discs
-        }))
-    }
-
-    #[test]
-    fn a_track_first_seen_running_straight_away_from_where_a_piece_lay_is_that_piece_shot_off() {
-        let strokes = black_gone_and_a_new_track_running(Vector2::new(1.0, 0.1));
-        assert_eq!(strokes.len(), 1, "{strokes:?}");
-        assert_eq!(strokes[0].stroke.seat, Seat::North);
-        assert!(alerted(&strokes[0], "striker was not seen"));
-        // Running across the line from that spot, it came from elsewhere.
-        assert!(black_gone_and_a_new_track_running(Vector2::new(0.0, 1.0)).is_empty());
     }
 
     #[test]
