@@ -3503,51 +3503,79 @@ mod tests {
         }
     }
 
+    /// Asserts one stroke, `pocketing` its only pocketing, with an alert
+    /// saying `alert`.
+    fn one_stroke_pocketing(strokes: &[SeenStroke], (piece, pocket): (Piece, Pocket), alert: &str) {
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(piece, Some(pocket))],
+            "{:?}",
+            strokes[0]
+        );
+        assert!(
+            alerted(&strokes[0], alert),
+            "{:?}",
+            strokes[0].vision.alerts
+        );
+    }
+
+    /// A stroke struck from north in which a black runs along `black`, seen
+    /// up to frame `black_until`, and a `twin` disc (its kind, the frames it
+    /// is seen in, its offset from the black) goes with it; `vanishing` (a
+    /// piece, where it lies still, its last frame) is then gone, so that the
+    /// count at rest misses it.
+    fn black_run_with_twin(
+        frames: u32,
+        black: impl Fn(u32) -> Point2<f64> + 'static,
+        black_until: u32,
+        twin: Option<(Piece, std::ops::RangeInclusive<u32>, Vector2<f64>)>,
+        (vanishing, lying, last): (Piece, Point2<f64>, u32),
+    ) -> Vec<SeenStroke> {
+        run((0..frames).map(move |i| {
+            let striker_at =
+                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
+            let mut discs = vec![disc(Piece::Striker, striker_at)];
+            if i <= black_until {
+                discs.push(disc(Piece::Black, black(i)));
+            }
+            if let Some((piece, seen, beside)) = &twin {
+                if seen.contains(&i) {
+                    discs.push(disc(*piece, black(i) + beside));
+                }
+            }
+            if i <= last {
+                discs.push(disc(vanishing, lying));
+            }
+            discs
+        }))
+    }
+
     /// A black set off from the centre towards the SE pocket, lost from
     /// sight mid-board (too far out to be taken as heading in), while a
-    /// striker-sized disc `beside` it (seen from frame 13 on, where
+    /// striker-sized disc beside it (seen from frame 13 on, where
     /// `striker_twin`) went on with it into the pocket; the striker rests at
     /// north, and a white vanishes at rest, so the count misses two kinds.
     fn black_lost_mid_board_with_a_striker_twin(striker_twin: bool) -> Vec<SeenStroke> {
         let pocket = pocket_centre(Pocket::Se);
         let from = Point2::new(-60.0, 60.0);
         let step = (pocket - from).normalize() * 20.0;
-        let black = move |i: u32| from + step * f64::from(i.clamp(12, 40) - 12);
-        let beside = Vector2::new(6.0, 6.0);
-        run((0..75u32).map(move |i| {
-            let striker_at =
-                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
-            let mut discs = vec![disc(Piece::Striker, striker_at)];
-            if i <= 20 {
-                discs.push(disc(Piece::Black, black(i)));
-            }
-            if striker_twin && (13..=40).contains(&i) {
-                discs.push(disc(Piece::Striker, black(i) + beside));
-            }
-            if i <= 20 {
-                discs.push(disc(Piece::White, Point2::new(-250.0, -150.0)));
-            }
-            discs
-        }))
+        let twin = striker_twin.then_some((Piece::Striker, 13..=40, Vector2::new(6.0, 6.0)));
+        black_run_with_twin(
+            75,
+            move |i| from + step * f64::from(i.clamp(12, 40) - 12),
+            20,
+            twin,
+            (Piece::White, Point2::new(-250.0, -150.0), 20),
+        )
     }
 
     #[test]
     fn a_striker_sized_twin_of_a_carromman_lost_mid_board_went_in_as_that_carromman() {
-        let strokes = black_lost_mid_board_with_a_striker_twin(true);
-        assert_eq!(strokes.len(), 1, "{strokes:?}");
-        assert_eq!(
-            pockets_of(&strokes[0]),
-            vec![(Piece::Black, Some(Pocket::Se))],
-            "{:?}",
-            strokes[0]
-        );
-        assert!(
-            alerted(
-                &strokes[0],
-                "had followed a black lost from sight mid-board"
-            ),
-            "{:?}",
-            strokes[0].vision.alerts
+        one_stroke_pocketing(
+            &black_lost_mid_board_with_a_striker_twin(true),
+            (Piece::Black, Pocket::Se),
+            "had followed a black lost from sight mid-board",
         );
         // Without the twin, the black is only lost mid-board: nothing went in.
         let strokes = black_lost_mid_board_with_a_striker_twin(false);
@@ -3610,45 +3638,29 @@ mod tests {
     }
 
     /// A black shot into the NE pocket, followed from frame 13 by a twin
-    /// track `beside` it that is seen three frames longer and goes in too
+    /// track beside it that is seen three frames longer and goes in too
     /// (or, `twin_goes_in` false, is never seen); another black vanishes at
     /// rest, so the count at rest misses two blacks.
     fn black_and_twin_into_the_ne_pocket(twin_goes_in: bool) -> Vec<SeenStroke> {
-        let black = |i: u32| {
-            Point2::new(200.0, 200.0) + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
-        };
-        let beside = Vector2::new(8.0, -12.0);
-        run((0..70u32).map(move |i| {
-            let striker_at =
-                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
-            let mut discs = vec![disc(Piece::Striker, striker_at)];
-            if i <= 20 {
-                discs.push(disc(Piece::Black, black(i)));
-            }
-            if twin_goes_in && (13..=23).contains(&i) {
-                discs.push(disc(Piece::Black, black(i) + beside));
-            }
-            if i <= 25 {
-                discs.push(disc(Piece::Black, Point2::new(-200.0, -100.0)));
-            }
-            discs
-        }))
+        let twin = twin_goes_in.then_some((Piece::Black, 13..=23, Vector2::new(8.0, -12.0)));
+        black_run_with_twin(
+            70,
+            |i| {
+                Point2::new(200.0, 200.0)
+                    + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
+            },
+            20,
+            twin,
+            (Piece::Black, Point2::new(-200.0, -100.0), 25),
+        )
     }
 
     #[test]
     fn a_piece_and_a_twin_track_going_into_one_pocket_went_in_once_whatever_the_count() {
-        let strokes = black_and_twin_into_the_ne_pocket(true);
-        assert_eq!(strokes.len(), 1, "{strokes:?}");
-        assert_eq!(
-            pockets_of(&strokes[0]),
-            vec![(Piece::Black, Some(Pocket::Ne))],
-            "{:?}",
-            strokes[0]
-        );
-        assert!(
-            alerted(&strokes[0], "one piece, counted once"),
-            "{:?}",
-            strokes[0].vision.alerts
+        one_stroke_pocketing(
+            &black_and_twin_into_the_ne_pocket(true),
+            (Piece::Black, Pocket::Ne),
+            "one piece, counted once",
         );
         let strokes = black_and_twin_into_the_ne_pocket(false);
         assert_eq!(
