@@ -12,6 +12,7 @@ use carrom::calibrate::overlay::draw_overlay;
 use carrom::calibrate::{
     calibrate_best, calibrate_frame, CalibrateError, CalibrateOptions, Calibration, SouthSide,
 };
+use carrom::detect::video::open_capture;
 
 /// File endings read as still images; anything else is opened as a video.
 const IMAGE_EXTENSIONS: [&str; 8] = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp", "ppm"];
@@ -100,8 +101,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (calibration, frame)
         }
         Input::Video(path) => {
-            let capture = videoio::VideoCapture::from_file_def(&path)
-                .with_context(|| format!("opening video {}", path.display()))?;
+            let capture =
+                open_capture(&path).with_context(|| format!("opening video {}", path.display()))?;
             let frames = sample_frames(capture, &args.input, args.frames)
                 .with_context(|| format!("reading video {}", path.display()))?;
             best_of(frames, &options).with_context(|| format!("calibrating {}", path.display()))?

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use opencv::videoio;
+use carrom::detect::video::open_capture;
 
 use carrom::calibrate::{calibrate_best, CalibrateOptions, SouthSide};
 use carrom::contract::{MatchSetup, StrokeLog};
@@ -135,7 +135,7 @@ fn load_camera(input: &Input) -> anyhow::Result<CameraModel> {
 /// VIDEO` does, and says how well the board's markings fitted.
 fn auto_calibration(input: &Input) -> anyhow::Result<CameraModel> {
     let label = input.video.display().to_string();
-    let capture = videoio::VideoCapture::from_file_def(&label)
+    let capture = open_capture(&label)
         .with_context(|| format!("cannot open {label} to calibrate from it"))?;
     let frames = super::calibrate::sample_frames(capture, &label, AUTO_CALIBRATION_FRAMES)
         .with_context(|| format!("cannot read {label} to calibrate from it"))?;

@@ -1,7 +1,9 @@
 //! Decoded video frames, read one at a time into a reused buffer, with errors
 //! that say which file and which frame went wrong.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use opencv::core::Mat;
 use opencv::prelude::*;
@@ -86,6 +88,21 @@ impl Frame {
     }
 }
 
+/// Opens a video file or stream address with OpenCV, one thread at a time.
+/// A file FFmpeg cannot read falls through to OpenCV's GStreamer backend,
+/// whose start-up is not safe to run on two threads at once: two unreadable
+/// clips opened together (the test suite's, or `carrom batch` over a folder
+/// with two broken files) crashed the process now and then. Opening takes
+/// milliseconds once per clip; reading frames is not serialised.
+pub fn open_capture(path: impl AsRef<OsStr>) -> opencv::Result<VideoCapture> {
+    static OPENING: Mutex<()> = Mutex::new(());
+    // A panic elsewhere while holding the lock leaves nothing to repair.
+    let _one_at_a_time = OPENING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    VideoCapture::from_file(path.as_ref(), videoio::CAP_ANY)
+}
+
 /// Reads a clip frame by frame. Decoding reuses the frame's buffer, so a long
 /// clip costs no more memory than a short one.
 pub struct FrameReader {
@@ -109,7 +126,7 @@ impl FrameReader {
             frame: 0,
             source,
         };
-        let capture = VideoCapture::from_file(path, videoio::CAP_ANY).map_err(cv_error)?;
+        let capture = open_capture(path).map_err(cv_error)?;
         if !capture.is_opened().map_err(cv_error)? {
             return Err(VideoError::Unreadable { path: owned });
         }

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use super::clock::{ClockSummary, StreamClock, FALLBACK_FPS};
+use crate::detect::video::open_capture;
 
 /// What the session watches.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,6 +62,9 @@ pub enum SourceError {
     /// The source could not be opened.
     #[error("cannot open {0}")]
     Unavailable(String),
+    /// The recorded video does not exist.
+    #[error("video {} does not exist", .0.display())]
+    Missing(PathBuf),
     /// OpenCV failed.
     #[error("{what}: {source}")]
     OpenCv { what: String, source: opencv::Error },
@@ -156,8 +160,13 @@ impl FrameSource {
         };
         let capture = match spec {
             SourceSpec::Camera(index) => VideoCapture::new(*index, videoio::CAP_ANY),
-            SourceSpec::Stream(url) => VideoCapture::from_file(url, videoio::CAP_ANY),
-            SourceSpec::File(path) => VideoCapture::from_file(path, videoio::CAP_ANY),
+            SourceSpec::Stream(url) => open_capture(url),
+            // A missing file is said so, without asking OpenCV's backends
+            // one after another to open it.
+            SourceSpec::File(path) if !path.exists() => {
+                return Err(SourceError::Missing(path.clone()));
+            }
+            SourceSpec::File(path) => open_capture(path),
         }
         .map_err(cv)?;
         if !capture.is_opened().map_err(cv)? {
@@ -359,8 +368,14 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_cannot_be_opened() {
+    fn a_missing_file_cannot_be_opened_and_is_named() {
         let spec = SourceSpec::File("/nonexistent/clip.mp4".into());
-        assert!(FrameSource::open(&spec, false, 0.0).is_err());
+        let error = FrameSource::open(&spec, false, 0.0)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("video /nonexistent/clip.mp4 does not exist")
+        );
     }
 }

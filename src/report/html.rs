@@ -7,6 +7,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::detect::video::open_capture;
+
 use base64::Engine as _;
 use nalgebra::Point2;
 use opencv::core::{Mat, Size, Vector};
@@ -467,7 +469,7 @@ pub fn thumbnails(
         path: video.to_path_buf(),
         source,
     };
-    let mut capture = videoio::VideoCapture::from_file(video, videoio::CAP_ANY).map_err(cv)?;
+    let mut capture = open_capture(video).map_err(cv)?;
     if !capture.is_opened().map_err(cv)? {
         return Err(ThumbnailError::Open {
             path: video.to_path_buf(),
