@@ -344,6 +344,21 @@ fn a_file_that_is_not_a_video_fails_naming_it() {
 }
 
 #[test]
+fn a_missing_video_is_named_before_its_calibration() {
+    let dir = tempfile::tempdir().unwrap();
+    let clip = dir.path().join("no-such-match.mp4");
+    for command in ["track", "score"] {
+        let run = carrom(&[command, clip.to_str().unwrap()]);
+        assert!(!run.status.success());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stderr.contains("no-such-match.mp4 does not exist"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn a_truncated_video_fails_naming_the_frame_and_keeps_the_strokes() {
     let dir = tempfile::tempdir().unwrap();
     let clip = write_clip(dir.path(), 90);

@@ -75,6 +75,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Runs the vision over the clip.
 pub fn track(input: &Input) -> anyhow::Result<ClipOutcome> {
+    // Said first: the calibration looked for beside a missing video would
+    // be missing too, and that is not what went wrong.
+    if !input.video.exists() {
+        anyhow::bail!("video {} does not exist", input.video.display());
+    }
     let camera = load_camera(input)?;
     let setup = match &input.match_file {
         Some(path) => Some(load_match(path)?),
