@@ -1252,6 +1252,33 @@ fn drop_twin_pocketings(
             pocketed.push(p);
         }
     }
+    // A "striker" going in while the striker rests, and a carromman into
+    // that pocket within two frames of it: two pieces cannot pass one
+    // pocket's mouth together, so it was that carromman seen twice.
+    if missing(Piece::Striker) == 0 {
+        let carrommen: Vec<PocketedPiece> = pocketed
+            .iter()
+            .filter(|q| q.piece != Piece::Striker && q.pocket.is_some())
+            .cloned()
+            .collect();
+        pocketed.retain(|p| {
+            let twin = carrommen.iter().find(|q| {
+                p.piece == Piece::Striker
+                    && q.pocket == p.pocket
+                    && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= SAME_POCKETING_SURELY_S)
+            });
+            if let Some(twin) = twin {
+                stroke.vision.alerts.push(VisionNote {
+                    t: p.t.or(stroke.stroke.t).unwrap_or(0.0),
+                    message: format!(
+                        "a piece seen as the striker went in with a {}: one piece seen twice",
+                        twin.piece
+                    ),
+                });
+            }
+            twin.is_none()
+        });
+    }
     pocketed.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     pocketed
 }
@@ -1265,13 +1292,16 @@ fn drop_twin_pocketings(
 ///
 /// - a carromman seen going in is kept unless the count at rest does not
 ///   miss its kind and one of that kind rests on the lip of that pocket (a
-///   bounce); the same piece seen going in twice is counted once; a "striker"
-///   seen going in while the striker lies on the board is dropped;
-/// - a "striker" seen going in, or a piece seen leaving over the edge, that
-///   the count says did not leave is renamed when exactly one kind is
-///   missing, never into the striker (a striker-sized blur is a carromman; a
-///   carromman seen is not the striker); a carromman seen going in keeps the
-///   colour it was seen in;
+///   bounce); the same piece seen going in twice is counted once, and so is
+///   a carromman seen going in with a "striker" while the striker lies on
+///   the board; a "striker" that followed a carromman lost mid-board went
+///   in as that carromman;
+/// - any other "striker" seen going in, or a piece seen leaving over the
+///   edge, that the count says did not leave is renamed when exactly one
+///   kind is missing (a "striker" is dropped otherwise), never into the
+///   striker (a striker-sized blur is a carromman; a carromman seen is not
+///   the striker); a carromman seen going in keeps the colour it was seen
+///   in;
 /// - a piece off the board that the count does not miss is dropped.
 ///
 /// Every change is an alert. A piece missing with no departure seen is never
@@ -1333,10 +1363,6 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
             _ => None,
         }
     };
-    let twins: Vec<Option<Piece>> = pocketed
-        .iter()
-        .map(|p| carromman_going_in_with(&pocketed, p))
-        .collect();
     for (i, p) in pocketed.iter_mut().enumerate() {
         if kept_pocketed[i] {
             continue;
@@ -1344,24 +1370,15 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         let seen_as = p.piece;
         if seen_as == Piece::Striker {
             // The striker lies on the board: this was a blurred carromman,
-            // of the one kind the count misses if it says; unless a
-            // carromman went into that pocket at the same moment, which this
-            // was (two pieces cannot pass one pocket's mouth together).
+            // the one it followed if it followed one lost mid-board, else of
+            // the one kind the count misses if it says.
             let followed = stroke
                 .vision
                 .striker_twins_going_in
                 .iter()
                 .find(|(t, _)| Some(*t) == p.t)
                 .map(|&(_, kind)| kind);
-            if let Some(twin) = twins[i] {
-                alert(
-                    stroke,
-                    p.t,
-                    format!(
-                        "a piece seen as the striker went in with a {twin}: one piece seen twice"
-                    ),
-                );
-            } else if let Some(piece) = followed {
+            if let Some(piece) = followed {
                 take(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
@@ -1433,21 +1450,6 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         .zip(kept_overboard)
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
-}
-
-/// The kind of a carromman among `pocketed` that went into the pocket `p`
-/// went into within [`SAME_POCKETING_SURELY_S`] of it: for a "striker"
-/// going in beside it, the same piece seen twice.
-fn carromman_going_in_with(pocketed: &[PocketedPiece], p: &PocketedPiece) -> Option<Piece> {
-    pocketed
-        .iter()
-        .find(|q| {
-            q.piece != Piece::Striker
-                && q.pocket.is_some()
-                && q.pocket == p.pocket
-                && matches!((q.t, p.t), (Some(a), Some(b)) if (a - b).abs() <= SAME_POCKETING_SURELY_S)
-        })
-        .map(|q| q.piece)
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -1652,24 +1654,20 @@ fn withdraw_twice_going_in(
     s: &ShadowedExit,
     pocketed_tracks: &[(TrackId, f64)],
 ) {
-    let Some(pocket) = s.pocket else {
+    let (Some(pocket), pocketed) = (s.pocket, &mut stroke.stroke.pocketed) else {
         return;
     };
-    let pocketed = &mut stroke.stroke.pocketed;
-    let own_stays = pocketed
+    let into_it_at = |p: &PocketedPiece, t: f64| p.pocket == Some(pocket) && p.t == Some(t);
+    if !pocketed
         .iter()
-        .any(|p| p.piece == s.piece && p.pocket == Some(pocket) && p.t == Some(s.t));
-    let twins = pocketed_tracks
+        .any(|p| p.piece == s.piece && into_it_at(p, s.t))
+    {
+        return;
+    }
+    let Some(i) = pocketed_tracks
         .iter()
-        .filter(|&&(id, t)| id == s.twin && (t - s.t).abs() <= SAME_POCKETING_S);
-    let Some(i) = twins
-        .filter_map(|&(_, t)| {
-            pocketed
-                .iter()
-                .position(|p| p.pocket == Some(pocket) && p.t == Some(t))
-        })
-        .next()
-        .filter(|_| own_stays)
+        .filter(|&&(id, t)| id == s.twin && (t - s.t).abs() <= SAME_POCKETING_S)
+        .find_map(|&(_, t)| pocketed.iter().position(|p| into_it_at(p, t)))
     else {
         return;
     };
@@ -2398,6 +2396,18 @@ mod tests {
         white_disc_moving_with_arms(from, step, &[Seat::South])
     }
 
+    /// The arm of the player at `seat` reaching in over the board's edge.
+    fn arm_of(seat: Seat) -> Occluder {
+        let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
+        let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
+        Occluder {
+            min: Point2::new(a.x.min(b.x), a.y.min(b.y)),
+            max: Point2::new(a.x.max(b.x), a.y.max(b.y)),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(seat),
+        }
+    }
+
     /// As [`white_disc_moving`], with the arms of `seats` over the board
     /// (each reaching in over its own edge) until frame 18.
     fn white_disc_moving_with_arms(
@@ -2405,19 +2415,7 @@ mod tests {
         step: Vector2<f64>,
         seats: &[Seat],
     ) -> Vec<SeenStroke> {
-        let arms: Vec<Occluder> = seats
-            .iter()
-            .map(|&seat| {
-                let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
-                let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
-                Occluder {
-                    min: Point2::new(a.x.min(b.x), a.y.min(b.y)),
-                    max: Point2::new(a.x.max(b.x), a.y.max(b.y)),
-                    cause: OcclusionCause::Hand,
-                    enters_from: Some(seat),
-                }
-            })
-            .collect();
+        let arms: Vec<Occluder> = seats.iter().map(|&seat| arm_of(seat)).collect();
         run_with_hands((0..60u32).map(move |i| {
             let mut discs = vec![disc(Piece::Black, Point2::new(250.0, 250.0))];
             if i >= 20 {
@@ -2554,31 +2552,17 @@ mod tests {
         assert_eq!(strokes[0].stroke.seat, Seat::North);
     }
 
-    /// The striker glimpsed on north's lines at their west end, then hidden
-    /// (no arm's seat known), found again by the west seat's lines and seen
-    /// speeding south: both places it came into sight lead back to base
-    /// lines, and it went forward from north's, along west's.
     /// A striker struck from south, unseen until it is 60 mm off its base
     /// lines running inwards; the arms of `arms_before` are over the board
     /// until just before, and the north arm alone in the last frame.
     fn striker_first_seen_off_the_south_lines(arms_before: &[Seat]) -> Vec<SeenStroke> {
-        let arm = |seat: Seat| {
-            let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
-            let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
-            Occluder {
-                min: Point2::new(a.x.min(b.x), a.y.min(b.y)),
-                max: Point2::new(a.x.max(b.x), a.y.max(b.y)),
-                cause: OcclusionCause::Hand,
-                enters_from: Some(seat),
-            }
-        };
-        let before: Vec<Occluder> = arms_before.iter().map(|&seat| arm(seat)).collect();
+        let before: Vec<Occluder> = arms_before.iter().map(|&seat| arm_of(seat)).collect();
         let placed_south = Point2::new(placed_north().x, -placed_north().y);
         let heading = Vector2::new(-0.6, 0.8);
         run_with_hands((0..70u32).map(move |i| {
             let hands = match i {
                 5..24 => before.clone(),
-                24 => vec![arm(Seat::North)],
+                24 => vec![arm_of(Seat::North)],
                 _ => vec![],
             };
             let discs = if i >= 25 {
@@ -2605,6 +2589,10 @@ mod tests {
         assert_eq!(strokes[0].stroke.seat, Seat::North);
     }
 
+    /// The striker glimpsed on north's lines at their west end, then hidden
+    /// (no arm's seat known), found again by the west seat's lines and seen
+    /// speeding south: both places it came into sight lead back to base
+    /// lines, and it went forward from north's, along west's.
     #[test]
     fn a_striker_found_again_by_a_neighbours_lines_was_struck_forward_from_its_own() {
         let glimpsed = Point2::new(-215.0, 259.0);
