@@ -21,8 +21,8 @@ use crate::geometry::spec::{
     STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat, seat_at,
-    striker_placement, Piece, Placement, Pocket, Seat,
+    break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
+    seat_at, striker_placement, Piece, Placement, Pocket, Seat,
 };
 use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
 
@@ -354,6 +354,9 @@ pub struct StrokeMachine {
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
+    /// Motion read as a stroke that left the pieces set out for the break,
+    /// to be noted on the next stroke.
+    set_out_motion: Option<VisionNote>,
     /// Pieces of the current stroke lost just after they were picked up
     /// flying at the frame, not yet judged off the board or back.
     flung: Vec<FlungAtTheFrame>,
@@ -382,6 +385,7 @@ impl StrokeMachine {
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
             flung: Vec::new(),
+            set_out_motion: None,
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
@@ -601,7 +605,14 @@ impl StrokeMachine {
                         );
                         reconcile_exits(&mut done, frame);
                         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
-                        self.finished.push(done);
+                        if moved_nothing_set_out(&done, frame) {
+                            self.set_out_motion = Some(VisionNote {
+                                t: done.stroke.t.unwrap_or(frame.t),
+                                message: SET_OUT_MOTION.to_string(),
+                            });
+                        } else {
+                            self.finished.push(done);
+                        }
                     }
                     self.phase = Phase::Waiting { still_frames: 0 };
                 } else {
@@ -901,6 +912,7 @@ impl StrokeMachine {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
             seen_before: SeenCount::of(&frame.tracks),
+            alerts: self.set_out_motion.take().into_iter().collect(),
             ..VisionExtra::default()
         };
         if let Some(Placement::Illegal(reason)) = placement {
@@ -1646,6 +1658,48 @@ const CUSHION_RETURNS: f64 = 0.75;
 /// off it still runs at within [`REBOUND_WINDOW_S`]: friction takes about
 /// 0.5 m/s of it, collisions more.
 const REBOUND_SHARE: f64 = 0.5;
+
+/// Whether `stroke`, read without the striker seen placed, pocketed nothing,
+/// sent nothing off and left more than half the break arrangement's spots
+/// still taken `at_rest`: the motion was a hand setting the board out or
+/// carrying the striker in (a break scatters the whole cluster), not a
+/// stroke.
+fn moved_nothing_set_out(stroke: &SeenStroke, at_rest: &TrackFrame) -> bool {
+    if stroke.vision.placement.is_some()
+        || !stroke.stroke.pocketed.is_empty()
+        || !stroke.stroke.overboard.is_empty()
+    {
+        return false;
+    }
+    let carrommen: Vec<Point2<f64>> = at_rest
+        .tracks
+        .iter()
+        .filter(|t| t.piece != Piece::Striker)
+        .map(|t| t.position)
+        .collect();
+    // The arrangement lies one of two ways round: towards south and north,
+    // or east and west.
+    [Seat::South, Seat::East].into_iter().any(|breaker| {
+        let spots = break_arrangement(breaker);
+        let taken = spots
+            .iter()
+            .filter(|spot| {
+                carrommen
+                    .iter()
+                    .any(|at| (at - spot.centre).norm() <= SPOT_TAKEN_MM)
+            })
+            .count();
+        2 * taken > spots.len()
+    })
+}
+
+/// A carromman this near (mm, a third of its diameter) a spot of the break
+/// arrangement lies on it.
+const SPOT_TAKEN_MM: f64 = 10.0;
+
+/// The note on a stroke after motion that left the board set out.
+const SET_OUT_MOTION: &str =
+    "motion read as a stroke left the pieces set out for the break: it was the board being set out, not a stroke";
 
 /// Records `piece` as off the board at `t`, unless a track of the same kind
 /// left that near together just before: two discs cannot lie closer than a
@@ -2958,6 +3012,42 @@ mod tests {
         assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    /// The break arrangement lying still, the striker placed north until
+    /// frame 10 and then gone, and the first `moving` pieces of the
+    /// arrangement's outer ring shooting straight out at 0.75 m/s from frame
+    /// 40 for three frames, to lie 75 mm out.
+    fn arrangement_with_pieces_moving_out(moving: usize) -> Vec<SeenStroke> {
+        let spots = break_arrangement(Seat::South);
+        run((0..90).map(move |i| {
+            let mut discs = Vec::new();
+            if i < 10 {
+                discs.push(disc(Piece::Striker, placed_north()));
+            }
+            for (k, spot) in spots.iter().enumerate() {
+                let outer = k >= 7 && k - 7 < moving;
+                let at = if outer {
+                    let out = f64::from(i.clamp(39, 42) - 39) * 25.0;
+                    spot.centre + spot.centre.coords.normalize() * out
+                } else {
+                    spot.centre
+                };
+                discs.push(disc(spot.piece, at));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn motion_that_leaves_the_board_set_out_for_the_break_is_no_stroke() {
+        // One piece of the cluster seen shooting off (a hand setting the
+        // board out, or a track settling as the hand leaves): 18 of the 19
+        // spots still taken.
+        assert!(arrangement_with_pieces_moving_out(1).is_empty());
+        // Ten of the twelve outer pieces gone from their spots: a stroke.
+        let strokes = arrangement_with_pieces_moving_out(10);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
     }
 
     #[test]
