@@ -354,6 +354,9 @@ pub struct StrokeMachine {
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
+    /// The latest frame of the stroke under way in which every piece lay
+    /// still, and how many such frames in a row led to it.
+    last_still: Option<(TrackFrame, u32)>,
     /// Motion read as a stroke that left the pieces set out for the break,
     /// to be noted on the next stroke.
     set_out_motion: Option<VisionNote>,
@@ -386,6 +389,7 @@ impl StrokeMachine {
             shadowed: Vec::new(),
             flung: Vec::new(),
             set_out_motion: None,
+            last_still: None,
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
@@ -593,26 +597,11 @@ impl StrokeMachine {
                     .iter()
                     .all(|t| t.speed() < self.options.rest_speed);
                 let rest = if all_still { at_rest_frames + 1 } else { 0 };
+                self.last_still = (rest > 0).then(|| (frame.clone(), rest));
                 if rest >= self.options.rest_frames {
-                    if let Some(mut done) = self.current.take() {
-                        self.record_lost_towards_pockets(&mut done);
-                        self.judge_flung(&mut done, f64::INFINITY);
-                        withdraw_shadowed(
-                            &mut done,
-                            &mut self.shadowed,
-                            &self.pocketed_tracks,
-                            frame,
-                        );
-                        reconcile_exits(&mut done, frame);
-                        done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
-                        if moved_nothing_set_out(&done, frame) {
-                            self.set_out_motion = Some(VisionNote {
-                                t: done.stroke.t.unwrap_or(frame.t),
-                                message: SET_OUT_MOTION.to_string(),
-                            });
-                        } else {
-                            self.finished.push(done);
-                        }
+                    self.last_still = None;
+                    if let Some(done) = self.current.take() {
+                        self.close_at_rest(done, frame);
                     }
                     self.phase = Phase::Waiting { still_frames: 0 };
                 } else {
@@ -1237,15 +1226,54 @@ impl StrokeMachine {
         }
     }
 
+    /// Judges `done` by the pieces seen at rest in `frame` (what left, what
+    /// stayed, the count), and keeps it unless it was the board being set
+    /// out.
+    fn close_at_rest(&mut self, mut done: SeenStroke, frame: &TrackFrame) {
+        self.record_lost_towards_pockets(&mut done);
+        self.judge_flung(&mut done, f64::INFINITY);
+        withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
+        reconcile_exits(&mut done, frame);
+        done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
+        if moved_nothing_set_out(&done, frame) {
+            self.set_out_motion = Some(VisionNote {
+                t: done.stroke.t.unwrap_or(frame.t),
+                message: SET_OUT_MOTION.to_string(),
+            });
+        } else {
+            self.finished.push(done);
+        }
+    }
+
     /// Ends the clip: a stroke still in motion is kept and marked unfinished.
+    /// One whose pieces had all stopped for [`END_REST_FRAMES`] when the
+    /// clip ended is judged at rest in its last frame (a recording stopped
+    /// as the pieces settled), and still marked unfinished.
     pub fn finish(mut self) -> Vec<SeenStroke> {
-        if let Some(mut current) = self.current.take() {
-            current.vision.ended_mid_stroke = true;
-            self.record_lost_towards_pockets(&mut current);
-            self.judge_flung(&mut current, f64::INFINITY);
-            // No count at rest to judge by: only what is surely one piece.
-            current.stroke.pocketed = drop_twin_pocketings(&mut current, |_| u32::MAX);
-            self.finished.push(current);
+        let still_at_the_end = self
+            .last_still
+            .take()
+            .filter(|(_, still)| *still >= END_REST_FRAMES);
+        match (self.current.take(), still_at_the_end) {
+            (Some(mut current), Some((frame, still))) => {
+                current.vision.ended_mid_stroke = true;
+                current.vision.alerts.push(VisionNote {
+                    t: frame.t,
+                    message: format!(
+                        "the clip ended {still} frames after the pieces stopped: the stroke is judged at rest there"
+                    ),
+                });
+                self.close_at_rest(current, &frame);
+            }
+            (Some(mut current), None) => {
+                current.vision.ended_mid_stroke = true;
+                self.record_lost_towards_pockets(&mut current);
+                self.judge_flung(&mut current, f64::INFINITY);
+                // No count at rest to judge by: only what is surely one piece.
+                current.stroke.pocketed = drop_twin_pocketings(&mut current, |_| u32::MAX);
+                self.finished.push(current);
+            }
+            (None, _) => {}
         }
         self.finished
     }
@@ -1692,6 +1720,11 @@ fn moved_nothing_set_out(stroke: &SeenStroke, at_rest: &TrackFrame) -> bool {
         2 * taken > spots.len()
     })
 }
+
+/// Frames in a row (at 30 fps) with every piece still, at the end of a
+/// clip, after which the stroke under way is judged at rest: a third of the
+/// [`StrokeMachineOptions::rest_frames`] that end a stroke in mid-clip.
+const END_REST_FRAMES: u32 = 4;
 
 /// A carromman this near (mm, a third of its diameter) a spot of the break
 /// arrangement lies on it.
@@ -3048,6 +3081,28 @@ mod tests {
         // Ten of the twelve outer pieces gone from their spots: a stroke.
         let strokes = arrangement_with_pieces_moving_out(10);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
+    }
+
+    #[test]
+    fn a_clip_ending_once_the_pieces_stopped_judges_its_last_stroke_at_rest() {
+        // The black shot into the SW pocket is gone by frame 46; the clip
+        // ends `after` frames later.
+        let ending = |after: usize| run(unseen_striker_frames(true).take(46 + after));
+        let settled = ending(8);
+        assert_eq!(settled.len(), 1, "{settled:?}");
+        assert!(settled[0].vision.ended_mid_stroke);
+        assert!(settled[0].vision.rest.is_some(), "{settled:?}");
+        assert!(alerted(&settled[0], "judged at rest there"), "{settled:?}");
+        assert_eq!(
+            pockets_of(&settled[0]),
+            vec![(Piece::Black, Some(Pocket::Sw))]
+        );
+        // Cut a frame after it went: nothing lay still long enough to judge
+        // by.
+        let cut = ending(1);
+        assert_eq!(cut.len(), 1, "{cut:?}");
+        assert!(cut[0].vision.ended_mid_stroke);
+        assert!(cut[0].vision.rest.is_none(), "{cut:?}");
     }
 
     #[test]
