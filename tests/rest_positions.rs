@@ -44,6 +44,13 @@ fn resting_pieces_lie_within_a_millimetre_of_the_truth() {
         .filter(|rest| rest.is_object())
         .collect();
     assert_eq!(snapshots.len(), error.strokes);
+    // The clip ends ten frames after its last stroke's pieces stopped: that
+    // stroke is judged at rest there too, its pieces placed by their outlines.
+    let last = outcome.log.strokes.last().and_then(|s| s.extra.as_ref());
+    assert!(
+        last.is_some_and(|extra| extra["vision"]["rest"].is_object()),
+        "{last:?}"
+    );
     for rest in snapshots {
         assert!(
             rest["refined"].as_u64().unwrap_or(0) > 0,

@@ -489,6 +489,13 @@ impl StrokeMachine {
             .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     }
 
+    /// Whether a stroke is under way with every piece lying still in the
+    /// latest frame: should the clip end now, the stroke is judged at rest
+    /// in that frame (see [`StrokeMachine::finish`]).
+    pub fn settling(&self) -> bool {
+        self.last_still.is_some()
+    }
+
     /// Whether a stroke is under way.
     pub fn in_motion(&self) -> bool {
         matches!(self.phase, Phase::Moving { .. })

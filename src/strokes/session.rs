@@ -361,6 +361,11 @@ pub struct ClipTracker {
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
+    /// The latest frame in which the pieces of a stroke under way all lay
+    /// still, with the camera's shift then: where the pieces' outlines are
+    /// looked for should the clip end there (copied only while a stroke
+    /// settles, a few frames a stroke).
+    settled: Option<(u64, Shift, Mat)>,
 }
 
 impl ClipTracker {
@@ -383,6 +388,7 @@ impl ClipTracker {
             shake: ShakeMeter::new(),
             since_seed: 0,
             frames: 0,
+            settled: None,
         })
     }
 
@@ -422,6 +428,20 @@ impl ClipTracker {
             self.machine.setting_out_seen();
         }
         let struck = self.machine.push(&tracks);
+        if self.machine.settling() {
+            let mut image = self
+                .settled
+                .take()
+                .map(|(_, _, image)| image)
+                .unwrap_or_default();
+            frame.image.copy_to(&mut image).map_err(|source| {
+                StageError::TopView(TopViewError::OpenCv {
+                    action: "keeping the frame the pieces settled in",
+                    source,
+                })
+            })?;
+            self.settled = Some((frame.index, shift, image));
+        }
         let viewpoint = self.machine.viewpoint();
         if let Some(rest) = self.machine.rest_taken_on(frame.index) {
             rest.refine(&frame.image, &self.top_view, shift, viewpoint);
@@ -474,7 +494,8 @@ impl ClipTracker {
         self.since_seed = 0;
         let mut machine = StrokeMachine::new(self.options.machine);
         machine.see_from(self.machine.viewpoint());
-        std::mem::replace(&mut self.machine, machine).finish()
+        let machine = std::mem::replace(&mut self.machine, machine);
+        finish_machine(machine, self.settled.take(), &self.top_view)
     }
 
     /// The camera moved and was refitted: frames now map through `camera`.
@@ -493,8 +514,29 @@ impl ClipTracker {
 
     /// Closes a stroke still under way and returns every stroke seen.
     pub fn finish(self) -> Vec<SeenStroke> {
-        self.machine.finish()
+        finish_machine(self.machine, self.settled, &self.top_view)
     }
+}
+
+/// Closes `machine`'s stroke under way; one judged at rest in the frame of
+/// `settled` (its index, the camera's shift, the image) has its pieces
+/// placed by their outlines there, as a stroke coming to rest mid-clip does.
+fn finish_machine(
+    machine: StrokeMachine,
+    settled: Option<(u64, Shift, Mat)>,
+    top_view: &TopView,
+) -> Vec<SeenStroke> {
+    let viewpoint = machine.viewpoint();
+    let mut strokes = machine.finish();
+    let rest = strokes
+        .last_mut()
+        .and_then(|stroke| stroke.vision.rest.as_mut());
+    if let (Some(rest), Some((index, shift, image))) = (rest, settled) {
+        if rest.frame == index && rest.refined == 0 {
+            rest.refine(&image, top_view, shift, viewpoint);
+        }
+    }
+    strokes
 }
 
 /// A stage failure before the clip's name is attached.
