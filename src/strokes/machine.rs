@@ -1862,7 +1862,10 @@ fn followed_the_same_piece(
         let went_on_alone = steady_from(recent.range(i..), lost)
             && (i + 1..recent.len())
                 .any(|j| apart_by(j).is_some_and(|d| d > PASSED_APART_FRACTION));
-        !went_on_alone
+        let first_overlap = (0..=i)
+            .position(|j| apart_by(j).is_some_and(|d| d < ONE_PIECE_FRACTION))
+            .unwrap_or(i);
+        !went_on_alone && !struck_lying_still(recent, lost, other, first_overlap)
     });
     let first = recent.iter().position(|f| f.disc(other).is_some());
     let handed_on = first.is_some_and(|i| {
@@ -1897,6 +1900,38 @@ fn disc_at(recent: &VecDeque<Positions>, id: TrackId, i: usize) -> Option<(Point
 /// Frames on either side of an unseen one within which [`disc_at`] looks
 /// for sightings to place a disc between.
 const BRIDGED_FRAMES: usize = 2;
+
+/// Whether `other`, first met by `lost` in the `recent` frame `met` (their
+/// discs overlapping), had lain still on one spot for
+/// [`STRUCK_STILL_FRAMES`] sightings or more just before, while `lost` came
+/// from elsewhere (seen before farther than a diameter from that spot): a
+/// piece lying there that `lost` ran into (the moving piece's blurred
+/// centre lags, so two pieces touching read as overlapping), not a second
+/// track on `lost`'s own piece.
+fn struck_lying_still(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    other: TrackId,
+    met: usize,
+) -> bool {
+    let before = || recent.range(..met);
+    let spots: Vec<Point2<f64>> = before()
+        .filter_map(|f| f.disc(other))
+        .map(|(at, _)| at)
+        .collect();
+    let Some(&spot) = spots.last() else {
+        return false;
+    };
+    spots.len() >= STRUCK_STILL_FRAMES
+        && spots.iter().all(|at| (at - spot).norm() <= SAME_SPOT_MM)
+        && before().any(|f| {
+            f.disc(lost)
+                .is_some_and(|(at, _)| (at - spot).norm() > 2.0 * CARROMMAN_RADIUS_MM)
+        })
+}
+
+/// Sightings on one spot that show a piece lay still before it was struck.
+const STRUCK_STILL_FRAMES: usize = 4;
 
 /// Two discs seen nearer than [`ONE_PIECE_FRACTION`] of their radii summed
 /// and later farther apart than this fraction, the lost one going on on a
@@ -3463,6 +3498,64 @@ mod tests {
                 tentative: Vec::new(),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_piece_running_into_one_that_lay_still_is_not_its_twin() {
+        // Clip 2416: a white (track 64) runs at 1 m/s into a white lying
+        // still (track 40), whose blurred centre reads 24 mm from it where
+        // they touch, then goes on, deflected, and is lost by the pocket.
+        let frames = |other_at: &dyn Fn(usize) -> Point2<f64>| -> VecDeque<Positions> {
+            (0..8)
+                .map(|i| {
+                    let mut discs = vec![(TrackId(40), other_at(i), CARROMMAN_RADIUS_MM)];
+                    if i >= 3 {
+                        let lost = Point2::new(-120.0 + 32.0 * (i as f64 - 3.0), 0.0);
+                        discs.push((TrackId(64), lost, CARROMMAN_RADIUS_MM));
+                    }
+                    Positions {
+                        t: i as f64 * FRAME_S,
+                        discs,
+                        tentative: Vec::new(),
+                    }
+                })
+                .collect()
+        };
+        // Met in frame 6 (lost at 24 mm short of the other's centre), lost
+        // from sight after frame 7.
+        let lying = frames(&|_| Point2::new(0.0, 0.0));
+        let last_seen = Point2::new(8.0, 0.0);
+        assert!(!followed_the_same_piece(
+            &lying,
+            TrackId(64),
+            last_seen,
+            TrackId(40)
+        ));
+        // A second track that came along with it is its twin.
+        let alongside = frames(&|i| Point2::new(-100.0 + 32.0 * (i as f64 - 3.0), 4.0));
+        assert!(followed_the_same_piece(
+            &alongside,
+            TrackId(64),
+            last_seen,
+            TrackId(40)
+        ));
+        // A second track picked up on the lying piece itself, then lost as
+        // the piece moves off, came from nowhere else: a twin.
+        let mut doubled = frames(&|i| Point2::new(if i < 6 { 0.0 } else { 30.0 }, 0.0));
+        for (i, f) in doubled.iter_mut().enumerate() {
+            f.discs.retain(|(id, _, _)| *id == TrackId(40));
+            if i >= 5 {
+                f.discs
+                    .push((TrackId(64), Point2::new(3.0, 1.0), CARROMMAN_RADIUS_MM));
+            }
+        }
+        let on_the_spot = Point2::new(3.0, 1.0);
+        assert!(followed_the_same_piece(
+            &doubled,
+            TrackId(64),
+            on_the_spot,
+            TrackId(40)
+        ));
     }
 
     #[test]
