@@ -859,18 +859,19 @@ impl StrokeMachine {
     /// had passed by `now` (s): off the board, unless a disc was seen coming
     /// back off the cushion where they met it.
     fn judge_flung(&mut self, stroke: &mut SeenStroke, now: f64) {
+        if self.flung.is_empty() {
+            return;
+        }
         let (due, waiting) = std::mem::take(&mut self.flung)
             .into_iter()
             .partition(|flung: &FlungAtTheFrame| now >= flung.off.seen_t + REBOUND_WINDOW_S);
         self.flung = waiting;
         for flung in due {
-            let FlungAtTheFrame {
-                piece,
-                off,
-                contact,
-                ..
-            } = flung;
-            let at = format!("({:.0}, {:.0}) mm", contact.x, contact.y);
+            let FlungAtTheFrame { piece, off, .. } = flung;
+            let at = format!(
+                "({:.0}, {:.0}) mm",
+                off.meets_frame_at.x, off.meets_frame_at.y
+            );
             if flung.came_back(&self.recent) {
                 stroke.vision.alerts.push(VisionNote {
                     t: flung.t,
@@ -1019,7 +1020,8 @@ impl StrokeMachine {
             } = *event
             {
                 // Where it left the board: into a pocket, or over the edge.
-                let exit = match where_it_went(&options, last_seen, heading_to) {
+                // Whether it ran hard at the frame it went over.
+                let (exit, ran) = match where_it_went(&options, last_seen, heading_to) {
                     // Lost short of the edge, but seen where its rim met the
                     // cushion, or heading past the edge within a frame, and
                     // running hard at the frame: it jumped. (Only with the
@@ -1027,16 +1029,19 @@ impl StrokeMachine {
                     // below, as lost near a pocket or mid-board.)
                     Exit::Nowhere => match reached_the_frame(last_seen, heading_to) {
                         crossed if ran_at_the_frame(&self.recent, id, crossed) => {
-                            Exit::Edge(crossed)
+                            (Exit::Edge(crossed), true)
                         }
-                        _ => Exit::Nowhere,
+                        _ => (Exit::Nowhere, false),
                     },
-                    exit => exit,
+                    Exit::Edge(crossed) => (
+                        Exit::Edge(crossed),
+                        ran_at_the_frame(&self.recent, id, crossed),
+                    ),
+                    exit => (exit, false),
                 };
                 // Picked up only as it flew from where it lay, too late to
                 // show a run at the frame: judged once it could have come
                 // back.
-                let ran = matches!(exit, Exit::Edge(crossed) if ran_at_the_frame(&self.recent, id, crossed));
                 if !matches!(exit, Exit::Pocket(_)) && !ran {
                     // An arm over that side of the frame, or just gone,
                     // leaves blobs there a new track can leap to.
@@ -1557,11 +1562,10 @@ fn departure_disproved(piece: Piece) -> String {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct FlungAtTheFrame {
     piece: Piece,
-    /// Its track, last sighting and flying speed (mm/s).
+    /// Its track, last sighting, flying speed (mm/s) and where it met the
+    /// frame's cushion (board mm).
     off: LeftTheBoard,
-    /// Where and when (s) it met the frame's cushion, board mm, and how
-    /// hard (mm/s towards the frame).
-    contact: Point2<f64>,
+    /// When (s) it met the cushion, and how hard (mm/s towards the frame).
     contact_t: f64,
     impact: f64,
     /// The axis (0 for x, 1 for y) it ran along at the frame, and the side
@@ -1604,7 +1608,6 @@ impl FlungAtTheFrame {
                 seen_t: last.0,
                 speed: velocity.norm(),
             },
-            contact,
             contact_t: last.0 + to_contact_s,
             impact: outward,
             axis,
@@ -1633,6 +1636,7 @@ impl FlungAtTheFrame {
         let LeftTheBoard {
             id,
             last_seen,
+            meets_frame_at: contact,
             seen_t,
             ..
         } = self.off;
@@ -1651,7 +1655,7 @@ impl FlungAtTheFrame {
                     .map(|&(other, at, _)| (other, at))
                     .chain(now.tentative.iter().copied())
                     .filter(|&(other, at)| {
-                        (at - self.contact).norm() <= reach
+                        (at - contact).norm() <= reach
                             || (other != id
                                 && now.t == seen_t
                                 && (at - last_seen).norm() < 2.0 * CARROMMAN_RADIUS_MM)
@@ -3981,7 +3985,6 @@ mod tests {
                 seen_t: 1.0,
                 speed: 4_000.0,
             },
-            contact: Point2::new(354.1, 0.0),
             contact_t: 1.02,
             impact: 4_000.0,
             axis: 0,
