@@ -843,9 +843,7 @@ impl Detector {
     ) -> ColourReading {
         let luma = match board_luma {
             Some(luma) => luma,
-            None => self.background.as_ref().map_or(128.0, |b| {
-                b.luma_at(cx.round() as usize, cy.round() as usize)
-            }),
+            None => self.board_luma_under(cx, cy, radius_px),
         };
         let side = self.side as usize;
         let (sample, bgr, nearest) =
@@ -864,14 +862,32 @@ impl Detector {
     /// luma relative to the board there then measures the lamp's light, not
     /// the drawing's ink.
     fn over_plain_wood(&self, cx: f64, cy: f64, radius_px: f64) -> bool {
-        let Some(background) = self.background.as_ref() else {
-            return false;
-        };
+        self.board_lumas(cx, cy, radius_px)
+            .is_some_and(|(under, round)| (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round)
+    }
+
+    /// The empty board's luma that a disc of `radius_px` at (cx, cy)
+    /// (top-view px) is measured against: under its centre on plain wood (the
+    /// lamp's light just there), else the wood's round it. A black lying on
+    /// a line of the drawing (a diagonal arrow), measured against the ink
+    /// under its centre, reads as bright as a white, frame after frame.
+    fn board_luma_under(&self, cx: f64, cy: f64, radius_px: f64) -> f64 {
+        match self.board_lumas(cx, cy, radius_px) {
+            Some((under, round)) if (under - round).abs() > PLAIN_WOOD_TOLERANCE * round => round,
+            Some((under, _)) => under,
+            None => 128.0,
+        }
+    }
+
+    /// The empty board's luma under the centre of a disc of `radius_px` at
+    /// (cx, cy) (top-view px), and the wood's round it.
+    fn board_lumas(&self, cx: f64, cy: f64, radius_px: f64) -> Option<(f64, f64)> {
+        let background = self.background.as_ref()?;
         let under = background.luma_at(cx.round().max(0.0) as usize, cy.round().max(0.0) as usize);
         let round = background.board_luma_round(cx, cy, BOARD_LUMA_REACH * radius_px, |i| {
             self.wood.get(i).copied().unwrap_or(false)
         });
-        (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round
+        Some((under, round))
     }
 
     /// Learns the empty board everywhere except under hands and the pieces
@@ -1779,6 +1795,35 @@ mod tests {
             -crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM,
         );
         assert_eq!(white_mean_after(on_base_circle.0, on_base_circle.1), before);
+    }
+
+    #[test]
+    fn a_disc_on_a_line_of_the_drawing_is_measured_against_the_wood_round_it() {
+        // Clip 2341: a black at rest on the NE diagonal arrow. Against the
+        // ink's luma under its centre it read as bright as a white, frame
+        // after frame, and its track turned white.
+        let detector = detector().with_empty_board(&empty_board()).unwrap();
+        let background = detector.background().unwrap();
+        let radius = detector.mm_to_px(CARROMMAN_RADIUS_MM);
+        let luma_under = |x: f64, y: f64| {
+            let px = detector.frame.board_to_px(Point2::new(x, y));
+            let ink = background.luma_at(px.x.round() as usize, px.y.round() as usize);
+            (ink, detector.board_luma_under(px.x, px.y, radius))
+        };
+        let (wood, measured) = luma_under(-120.0, 150.0);
+        assert_eq!(measured, wood, "plain wood: the luma just there");
+        let (ink, measured) = luma_under(
+            -crate::geometry::spec::BASE_CIRCLE_CENTRE_ALONG_MM,
+            -crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM,
+        );
+        assert!(
+            ink < 0.8 * wood,
+            "the base circle's red is darker: {ink} vs {wood}"
+        );
+        assert!(
+            (measured - wood).abs() <= PLAIN_WOOD_TOLERANCE * wood,
+            "measured against {measured}, the wood is {wood}"
+        );
     }
 
     #[test]

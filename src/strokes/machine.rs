@@ -365,7 +365,7 @@ pub struct StrokeMachine {
     flung: Vec<FlungAtTheFrame>,
     /// The track behind each pocketing of the current stroke, and when it
     /// went in (s): a twin that went in too is the same piece.
-    pocketed_tracks: Vec<(TrackId, f64)>,
+    pocketed_tracks: Vec<(TrackId, Piece, f64)>,
     /// Every track seen in the last few frames (seconds; id, centre in board
     /// mm, radius mm), newest last: what met a piece that left unseen.
     recent: VecDeque<Positions>,
@@ -851,6 +851,39 @@ impl StrokeMachine {
                     });
                 }
             }
+            // A twin that carried on with the piece and was seen going into
+            // that pocket: the piece went in once, in the twin's colour
+            // (seen going in outweighs lost on the way, whatever the kind).
+            let twin_went_in = self
+                .shadowed
+                .iter()
+                .filter(|s| s.t == lost.t && s.piece == lost.piece)
+                .find_map(|s| {
+                    self.pocketed_tracks
+                        .iter()
+                        .find(|&&(id, kind, t)| {
+                            id == s.twin && kind != Piece::Striker && t >= lost.t
+                        })
+                        .filter(|&&(_, _, t)| {
+                            stroke
+                                .stroke
+                                .pocketed
+                                .iter()
+                                .any(|p| p.pocket == Some(lost.pocket) && p.t == Some(t))
+                        })
+                        .map(|&(_, kind, _)| kind)
+                });
+            if let Some(kind) = twin_went_in.filter(|&kind| kind != lost.piece) {
+                stroke.vision.alerts.push(VisionNote {
+                    t: lost.t,
+                    message: format!(
+                        "a {} lost from sight speeding at the {} pocket was followed on by a track seen as a {kind}, which went in: one piece, a {kind}",
+                        lost.piece,
+                        lost.pocket.name()
+                    ),
+                });
+                continue;
+            }
             lost.record_in(stroke);
         }
     }
@@ -1065,7 +1098,7 @@ impl StrokeMachine {
                         {
                             current.vision.striker_twins_going_in.push((t, kind));
                         }
-                        self.pocketed_tracks.push((id, t));
+                        self.pocketed_tracks.push((id, piece, t));
                         current.stroke.pocketed.push(PocketedPiece {
                             piece,
                             pocket: Some(pocket),
@@ -1245,7 +1278,7 @@ impl StrokeMachine {
         self.record_lost_towards_pockets(&mut done);
         self.judge_flung(&mut done, f64::INFINITY);
         withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
-        reconcile_exits(&mut done, frame);
+        reconcile_exits(&mut done, frame, &self.pocketed_tracks);
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
         if moved_nothing_set_out(&done, frame) {
             self.set_out_motion = Some(VisionNote {
@@ -1282,7 +1315,11 @@ impl StrokeMachine {
                 self.record_lost_towards_pockets(&mut current);
                 self.judge_flung(&mut current, f64::INFINITY);
                 // No count at rest to judge by: only what is surely one piece.
-                current.stroke.pocketed = drop_twin_pocketings(&mut current, |_| u32::MAX);
+                current.stroke.pocketed = drop_twin_pocketings(
+                    &mut current,
+                    |_| u32::MAX,
+                    |p, q| born_earlier(&self.pocketed_tracks, p, q),
+                );
                 self.finished.push(current);
             }
             (None, _) => {}
@@ -1326,6 +1363,7 @@ const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
 fn drop_twin_pocketings(
     stroke: &mut SeenStroke,
     missing: impl Fn(Piece) -> u32,
+    born_earlier: impl Fn(&PocketedPiece, &PocketedPiece) -> bool,
 ) -> Vec<PocketedPiece> {
     let mut pocketed: Vec<PocketedPiece> = Vec::new();
     for p in std::mem::take(&mut stroke.stroke.pocketed) {
@@ -1347,6 +1385,54 @@ fn drop_twin_pocketings(
         } else {
             pocketed.push(p);
         }
+    }
+    // Carrommen of two kinds into one pocket within two frames: one piece
+    // seen twice, split into two tracks as it sped in (a track born on the
+    // blur takes the colour of its few votes), of the kind the count at
+    // rest misses where it misses only one of the two, else of the track
+    // followed longer.
+    let mut a = 0;
+    while a < pocketed.len() {
+        let (p, rest) = (&pocketed[a], &pocketed[a + 1..]);
+        let twin = rest.iter().position(|q| {
+            q.piece != p.piece
+                && q.piece != Piece::Striker
+                && p.piece != Piece::Striker
+                && q.pocket.is_some()
+                && q.pocket == p.pocket
+                && matches!((q.t, p.t), (Some(x), Some(y)) if (x - y).abs() <= SAME_POCKETING_SURELY_S)
+        });
+        let Some(b) = twin.map(|k| a + 1 + k) else {
+            a += 1;
+            continue;
+        };
+        let (p, q) = (pocketed[a].clone(), pocketed[b].clone());
+        let (kept, reason) = match (missing(p.piece) > 0, missing(q.piece) > 0) {
+            (true, false) => (
+                p.piece,
+                format!("the count at rest misses only a {}", p.piece),
+            ),
+            (false, true) => (
+                q.piece,
+                format!("the count at rest misses only a {}", q.piece),
+            ),
+            _ => {
+                let kept = if born_earlier(&p, &q) {
+                    p.piece
+                } else {
+                    q.piece
+                };
+                (kept, format!("the {kept}'s track was followed longer"))
+            }
+        };
+        stroke.vision.alerts.push(VisionNote {
+            t: p.t.or(stroke.stroke.t).unwrap_or(0.0),
+            message: format!(
+                "a {} and a {} went into one pocket at once: one piece seen twice, a {kept}, as {reason}",
+                p.piece, q.piece
+            ),
+        });
+        pocketed.remove(if kept == p.piece { b } else { a });
     }
     // A "striker" going in while the striker rests, and a carromman into
     // that pocket within two frames of it: two pieces cannot pass one
@@ -1379,6 +1465,46 @@ fn drop_twin_pocketings(
     pocketed
 }
 
+/// Whether the track `p` went in on was born before `q`'s (`pocketed_tracks`:
+/// each pocketing's track, kind and time; track ids are given in the order
+/// tracks are born). Where either track is unknown, the earlier pocketing's.
+fn born_earlier(
+    pocketed_tracks: &[(TrackId, Piece, f64)],
+    p: &PocketedPiece,
+    q: &PocketedPiece,
+) -> bool {
+    let track_of = |x: &PocketedPiece| {
+        pocketed_tracks
+            .iter()
+            .find(|&&(_, piece, t)| piece == x.piece && Some(t) == x.t)
+            .map(|&(id, _, _)| id)
+    };
+    match (track_of(p), track_of(q)) {
+        (Some(a), Some(b)) => a < b,
+        _ => p.t.unwrap_or(0.0) <= q.t.unwrap_or(0.0),
+    }
+}
+
+/// How many of each kind the count at rest misses against `before`: the
+/// striker is missing when no track of it rests on the board.
+fn missing_at_rest(before: SeenCount, at_rest: &TrackFrame) -> [(Piece, u32); 4] {
+    let after = SeenCount::of(&at_rest.tracks);
+    let striker_on_board = at_rest.tracks.iter().any(|t| t.piece == Piece::Striker);
+    [
+        (Piece::White, before.white.saturating_sub(after.white)),
+        (Piece::Black, before.black.saturating_sub(after.black)),
+        (Piece::Queen, u32::from(before.queen && !after.queen)),
+        (Piece::Striker, u32::from(!striker_on_board)),
+    ]
+}
+
+fn missing_of(missing: &[(Piece, u32)], piece: Piece) -> u32 {
+    missing
+        .iter()
+        .find(|(p, _)| *p == piece)
+        .map_or(0, |(_, n)| *n)
+}
+
 /// Squares the pieces seen leaving during a stroke with the pieces counted
 /// at rest before and after it. Tracks are lost and found again in fast
 /// motion, and a blurred carromman can pass for the striker by size, so the
@@ -1402,22 +1528,12 @@ fn drop_twin_pocketings(
 ///
 /// Every change is an alert. A piece missing with no departure seen is never
 /// invented (the referee's count check reports it).
-fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
-    let before = stroke.vision.seen_before;
-    let after = SeenCount::of(&at_rest.tracks);
-    let striker_on_board = at_rest.tracks.iter().any(|t| t.piece == Piece::Striker);
-    let mut missing = [
-        (Piece::White, before.white.saturating_sub(after.white)),
-        (Piece::Black, before.black.saturating_sub(after.black)),
-        (Piece::Queen, u32::from(before.queen && !after.queen)),
-        (Piece::Striker, u32::from(!striker_on_board)),
-    ];
-    let missing_of = |missing: &[(Piece, u32)], piece: Piece| {
-        missing
-            .iter()
-            .find(|(p, _)| *p == piece)
-            .map_or(0, |(_, n)| *n)
-    };
+fn reconcile_exits(
+    stroke: &mut SeenStroke,
+    at_rest: &TrackFrame,
+    pocketed_tracks: &[(TrackId, Piece, f64)],
+) {
+    let mut missing = missing_at_rest(stroke.vision.seen_before, at_rest);
     let take = |missing: &mut [(Piece, u32)], piece: Piece| -> bool {
         missing
             .iter_mut()
@@ -1432,7 +1548,11 @@ fn reconcile_exits(stroke: &mut SeenStroke, at_rest: &TrackFrame) {
         });
     };
 
-    let mut pocketed = drop_twin_pocketings(stroke, |piece| missing_of(&missing, piece));
+    let mut pocketed = drop_twin_pocketings(
+        stroke,
+        |piece| missing_of(&missing, piece),
+        |p, q| born_earlier(pocketed_tracks, p, q),
+    );
 
     // Pieces the count misses are matched first, in time order; the rest are
     // judged one by one.
@@ -1962,7 +2082,7 @@ fn steady_from<'a>(frames: impl IntoIterator<Item = &'a Positions>, id: TrackId)
 fn withdraw_shadowed(
     stroke: &mut SeenStroke,
     shadowed: &mut Vec<ShadowedExit>,
-    pocketed_tracks: &[(TrackId, f64)],
+    pocketed_tracks: &[(TrackId, Piece, f64)],
     at_rest: &TrackFrame,
 ) {
     for s in shadowed.drain(..) {
@@ -1970,7 +2090,7 @@ fn withdraw_shadowed(
         // votes are few.
         let twin_rests = at_rest.tracks.iter().any(|t| t.id == s.twin);
         if !twin_rests {
-            withdraw_twice_going_in(stroke, &s, pocketed_tracks);
+            withdraw_twice_going_in(stroke, &s, pocketed_tracks, at_rest);
             continue;
         }
         let withdrawn = match s.pocket {
@@ -2009,11 +2129,13 @@ fn withdraw_shadowed(
 /// pocket within [`SAME_POCKETING_S`] of it (`pocketed_tracks`: each
 /// pocketing's track and time): the one piece went in once, whatever the
 /// count at rest says. The first track's pocketing stays, so a later twin
-/// of that twin that rests withdraws nothing more.
+/// of that twin that rests withdraws nothing more. Where the two were seen
+/// in two colours, the count at rest or the tracks' ages say which stays.
 fn withdraw_twice_going_in(
     stroke: &mut SeenStroke,
     s: &ShadowedExit,
-    pocketed_tracks: &[(TrackId, f64)],
+    pocketed_tracks: &[(TrackId, Piece, f64)],
+    at_rest: &TrackFrame,
 ) {
     let (Some(pocket), pocketed) = (s.pocket, &mut stroke.stroke.pocketed) else {
         return;
@@ -2027,11 +2149,57 @@ fn withdraw_twice_going_in(
     }
     let Some(i) = pocketed_tracks
         .iter()
-        .filter(|&&(id, t)| id == s.twin && (t - s.t).abs() <= SAME_POCKETING_S)
-        .find_map(|&(_, t)| pocketed.iter().position(|p| into_it_at(p, t)))
+        .filter(|&&(id, _, t)| id == s.twin && (t - s.t).abs() <= SAME_POCKETING_S)
+        .find_map(|&(_, _, t)| pocketed.iter().position(|p| into_it_at(p, t)))
     else {
         return;
     };
+    let later = pocketed[i].clone();
+    if later.piece != s.piece {
+        // Seen in two colours: the kind the count at rest misses where it
+        // misses only one of the two, else the kind of the track followed
+        // longer (a track born on a blur has few colour votes).
+        let Some(first) = pocketed
+            .iter()
+            .position(|p| p.piece == s.piece && into_it_at(p, s.t))
+        else {
+            return;
+        };
+        let missing = missing_at_rest(stroke.vision.seen_before, at_rest);
+        let (first_missed, later_missed) = (
+            missing_of(&missing, s.piece) > 0,
+            missing_of(&missing, later.piece) > 0,
+        );
+        let (kept, reason) = match (first_missed, later_missed) {
+            (true, false) => (
+                s.piece,
+                format!("the count at rest misses only a {}", s.piece),
+            ),
+            (false, true) => (
+                later.piece,
+                format!("the count at rest misses only a {}", later.piece),
+            ),
+            _ if born_earlier(pocketed_tracks, &pocketed[first], &later) => (
+                s.piece,
+                format!("the {}'s track was followed longer", s.piece),
+            ),
+            _ => (
+                later.piece,
+                format!("the {}'s track was followed longer", later.piece),
+            ),
+        };
+        pocketed.remove(if kept == s.piece { i } else { first });
+        stroke.vision.alerts.push(VisionNote {
+            t: s.t,
+            message: format!(
+                "a {} and then a {} went into the {} pocket on one piece's course: one piece, a {kept}, as {reason}",
+                s.piece,
+                later.piece,
+                pocket.name()
+            ),
+        });
+        return;
+    }
     let twin = pocketed.remove(i);
     stroke.vision.alerts.push(VisionNote {
         t: twin.t.unwrap_or(s.t),
@@ -4221,7 +4389,7 @@ mod tests {
             going_in(Piece::Striker, Pocket::Sw, 1.0),
             going_in(Piece::Black, Pocket::Sw, 1.033),
         ];
-        reconcile_exits(&mut stroke, &rest());
+        reconcile_exits(&mut stroke, &rest(), &[]);
         assert_eq!(
             pockets_of(&stroke),
             vec![(Piece::Black, Some(Pocket::Sw))],
@@ -4240,7 +4408,7 @@ mod tests {
                 going_in(Piece::Striker, pocket, t),
                 going_in(Piece::Black, Pocket::Sw, 1.033),
             ];
-            reconcile_exits(&mut stroke, &rest());
+            reconcile_exits(&mut stroke, &rest(), &[]);
             let mut pockets = pockets_of(&stroke);
             pockets.sort_by_key(|(_, pocket)| pocket.map(|p| p.name()));
             assert_eq!(pockets.len(), 2, "{:?}", stroke.stroke);
@@ -4279,6 +4447,50 @@ mod tests {
             vec![(Piece::Black, Some(Pocket::Ne))],
             "{:?}",
             strokes[0]
+        );
+    }
+
+    #[test]
+    fn a_piece_and_a_twin_of_another_colour_going_into_one_pocket_are_the_kind_the_count_misses() {
+        // Clip 2470: a track born on the black's blur and read as a white
+        // went into the pocket three frames before the black's own track:
+        // one piece, and the count at rest misses blacks and no white.
+        let strokes = black_run_with_twin(
+            70,
+            |i| {
+                Point2::new(200.0, 200.0)
+                    + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
+            },
+            23,
+            Some((Piece::White, 13..=20, Vector2::new(8.0, -12.0))),
+            (Piece::Black, Point2::new(-200.0, -100.0), 25),
+        );
+        one_stroke_pocketing(
+            &strokes,
+            (Piece::Black, Pocket::Ne),
+            "on one piece's course: one piece, a black, as the count at rest misses only a black",
+        );
+    }
+
+    #[test]
+    fn a_piece_lost_speeding_at_a_pocket_is_the_twin_seen_going_in_whatever_its_colour() {
+        // Clip 2329: the black is lost 127 mm short of the NE pocket,
+        // heading straight at it, while a twin track beside it, read as a
+        // white, is seen going in. The piece went in once, as seen.
+        let strokes = black_run_with_twin(
+            70,
+            |i| {
+                Point2::new(200.0, 200.0)
+                    + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
+            },
+            16,
+            Some((Piece::White, 13..=23, Vector2::new(8.0, -12.0))),
+            (Piece::Black, Point2::new(-200.0, -100.0), 25),
+        );
+        one_stroke_pocketing(
+            &strokes,
+            (Piece::White, Pocket::Ne),
+            "which went in: one piece, a white",
         );
     }
 
@@ -4612,7 +4824,7 @@ mod tests {
             track_of(2, Piece::White, lip),
             track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
         ]);
-        reconcile_exits(&mut stroke, &at_rest);
+        reconcile_exits(&mut stroke, &at_rest, &[]);
         assert_eq!(stroke.stroke.pocketed.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
@@ -4643,7 +4855,7 @@ mod tests {
                 track_of(4, Piece::Black, Point2::new(200.0, -150.0)),
                 track_of(5, Piece::Striker, Point2::new(0.0, -200.0)),
             ]);
-            reconcile_exits(&mut stroke, &at_rest);
+            reconcile_exits(&mut stroke, &at_rest, &[]);
             assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
             let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
             if print_there_before {
@@ -4704,7 +4916,7 @@ mod tests {
             .enumerate()
             .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
             .collect();
-        reconcile_exits(&mut stroke, &at_rest_with(tracks));
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
         stroke.stroke.pocketed
     }
 
@@ -4769,6 +4981,59 @@ mod tests {
     }
 
     #[test]
+    fn two_kinds_into_one_pocket_at_once_are_one_piece_of_the_kind_the_count_misses() {
+        // A striker's blur twin, read as a white, ran on with the black it
+        // hit into the pocket: the count misses a black and no white.
+        let seen = vec![
+            pocketed_ne(Piece::White, 1.0),
+            pocketed_ne(Piece::Black, 1.0 + FRAME_S),
+        ];
+        let resting = [
+            (Piece::White, 10.0, 10.0),
+            (Piece::Black, -100.0, 10.0),
+            STRIKER_AT_REST,
+        ];
+        assert_eq!(reconciled((1, 2), seen.clone(), &resting), seen[1..]);
+        // Pocketed farther apart in time they are two pieces, as the count
+        // at rest says.
+        let apart = vec![
+            pocketed_ne(Piece::White, 1.0),
+            pocketed_ne(Piece::Black, 1.5),
+        ];
+        assert_eq!(reconciled((2, 2), apart.clone(), &resting), apart);
+    }
+
+    #[test]
+    fn two_kinds_into_one_pocket_at_once_that_the_count_cannot_tell_are_the_older_tracks_kind() {
+        // The count misses both (the striker's twins counted as whites
+        // before the stroke): the black's track was followed from the
+        // break, the white's born on the blur.
+        let seen = vec![
+            pocketed_ne(Piece::White, 1.0),
+            pocketed_ne(Piece::Black, 1.0),
+        ];
+        let tracks = [
+            (TrackId(72), Piece::White, 1.0),
+            (TrackId(36), Piece::Black, 1.0),
+        ];
+        let before = SeenCount {
+            white: 2,
+            black: 2,
+            queen: false,
+        };
+        let mut stroke = stroke_seen(before);
+        stroke.stroke.pocketed = seen.clone();
+        let at_rest = at_rest_with(vec![
+            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
+            track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+        ]);
+        reconcile_exits(&mut stroke, &at_rest, &tracks);
+        assert_eq!(stroke.stroke.pocketed, seen[1..]);
+        assert!(alerted(&stroke, "one piece seen twice, a black"));
+    }
+
+    #[test]
     fn a_carromman_seen_going_in_keeps_its_colour_against_the_count() {
         // A white lost at rest makes the count miss a white, not a black.
         let seen = vec![pocketed_ne(Piece::Black, 1.0)];
@@ -4800,7 +5065,7 @@ mod tests {
         };
         let mut stroke = stroke_seen(before);
         let at_rest = at_rest_with(vec![track_of(3, Piece::Striker, Point2::new(0.0, -200.0))]);
-        reconcile_exits(&mut stroke, &at_rest);
+        reconcile_exits(&mut stroke, &at_rest, &[]);
         assert!(stroke.stroke.pocketed.is_empty());
     }
 
