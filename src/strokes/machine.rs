@@ -351,6 +351,10 @@ pub struct StrokeMachine {
     /// lost from sight mid-board (see [`followed_the_same_piece`]), with
     /// that carromman's kind.
     striker_twins_of_lost: Vec<(TrackId, Piece)>,
+    /// The tracks seen before the current stroke's strike: a track born
+    /// since may be a second track on the striker's blur; one of these is a
+    /// piece.
+    tracks_at_strike: Vec<TrackId>,
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
@@ -393,6 +397,7 @@ impl StrokeMachine {
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
+            tracks_at_strike: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
@@ -598,7 +603,7 @@ impl StrokeMachine {
                 striker: id,
                 at_rest_frames,
             } => {
-                self.follow(frame, id);
+                let id = self.follow(frame, id);
                 let all_still = frame
                     .tracks
                     .iter()
@@ -958,6 +963,14 @@ impl StrokeMachine {
         self.pocketed_tracks.clear();
         self.lost_mid_board.clear();
         self.striker_twins_of_lost.clear();
+        // Seen a few frames before the strike: the striker's blur twins are
+        // born as it speeds off, a frame or two before it is found struck.
+        let before = self.recent.len().saturating_sub(TWIN_BORN_WITHIN_FRAMES);
+        self.tracks_at_strike = self
+            .recent
+            .range(..before)
+            .flat_map(|f| f.discs.iter().map(|&(id, _, _)| id))
+            .collect();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -974,11 +987,11 @@ impl StrokeMachine {
             },
             vision,
         });
+        let striker = self.follow(frame, striker.id);
         self.phase = Phase::Moving {
-            striker: striker.id,
+            striker,
             at_rest_frames: 0,
         };
-        self.follow(frame, striker.id);
     }
 
     /// Keeps this frame's positions for [`knocked_towards`].
@@ -999,16 +1012,18 @@ impl StrokeMachine {
         });
     }
 
-    /// Touches, pocketings and pieces off the board during motion.
-    fn follow(&mut self, frame: &TrackFrame, striker: TrackId) {
+    /// Touches, pocketings and pieces off the board during motion. Returns
+    /// the striker's track from now on (a twin on its blur may take over).
+    fn follow(&mut self, frame: &TrackFrame, striker: TrackId) -> TrackId {
         let options = self.options;
         if let Some(mut current) = self.current.take() {
             self.judge_flung(&mut current, frame.t);
             self.current = Some(current);
         }
         let Some(current) = self.current.as_mut() else {
-            return;
+            return striker;
         };
+        let mut striker_now = striker;
         let striker_track = frame.tracks.iter().find(|t| t.id == striker);
         for track in frame.tracks.iter().filter(|t| t.id != striker) {
             let hit = track.speed() >= options.hit_speed;
@@ -1052,6 +1067,50 @@ impl StrokeMachine {
                 speed,
             } = *event
             {
+                // A striker read as a carromman splits in two on its blur:
+                // the loss of one track of the pair, while the other goes
+                // on in sight, is no piece leaving, and the striker is the
+                // one that went on. The second track is born on the blur: a
+                // track from before the strike is a piece the striker met.
+                if piece != Piece::Striker {
+                    let born_since_strike = |id: TrackId| !self.tracks_at_strike.contains(&id);
+                    let went_on = if id == striker {
+                        frame
+                            .tracks
+                            .iter()
+                            .filter(|other| {
+                                other.id != id
+                                    && other.seen_this_frame()
+                                    && born_since_strike(other.id)
+                            })
+                            .find(|other| {
+                                followed_the_same_piece(&self.recent, id, last_seen, other.id)
+                            })
+                            .map(|other| other.id)
+                    } else if born_since_strike(id)
+                        && striker_track.is_some_and(|s| s.piece != Piece::Striker)
+                    {
+                        striker_track
+                            .filter(|s| {
+                                s.seen_this_frame()
+                                    && followed_the_same_piece(&self.recent, id, last_seen, s.id)
+                            })
+                            .map(|s| s.id)
+                    } else {
+                        None
+                    };
+                    if let Some(went_on) = went_on {
+                        current.vision.alerts.push(VisionNote {
+                            t,
+                            message: format!(
+                                "a {piece} lost at ({:.0}, {:.0}) mm and another track had followed the striker together: the striker seen twice, and it went on",
+                                last_seen.x, last_seen.y
+                            ),
+                        });
+                        striker_now = went_on;
+                        continue;
+                    }
+                }
                 // Where it left the board: into a pocket, or over the edge.
                 // Whether it ran hard at the frame it went over.
                 let (exit, ran) = match where_it_went(&options, last_seen, heading_to) {
@@ -1228,6 +1287,7 @@ impl StrokeMachine {
                 }
             }
         }
+        striker_now
     }
 
     /// A piece that drops into a pocket after the stroke came to rest.
@@ -1918,6 +1978,10 @@ struct ShadowedExit {
     pocket: Option<Pocket>,
     t: f64,
 }
+
+/// A track first seen within this many frames before a stroke's strike
+/// was found may be a second track on the striker's blur.
+const TWIN_BORN_WITHIN_FRAMES: usize = 4;
 
 /// Two discs in one frame nearer than this fraction of their radii summed
 /// are one piece: carrommen cannot overlap.
@@ -4448,6 +4512,50 @@ mod tests {
             "{:?}",
             strokes[0]
         );
+    }
+
+    /// A striker read as a white, first seen speeding off south's base
+    /// lines straight at the NE pocket after south's arm left, stopping
+    /// 300 mm on and then lost from sight there (clip 2543's striker went
+    /// unseen at rest); with `twin`, a second white disc beside it on its
+    /// blur from its second frame to its eighth.
+    fn white_striker_at_the_ne_pocket(twin: bool) -> Vec<SeenStroke> {
+        let from = Point2::new(
+            60.0,
+            30.0 - (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        );
+        let step = (pocket_centre(Pocket::Ne) - from).normalize() * 30.0;
+        let aside = Vector2::new(step.y, -step.x).normalize() * 12.0;
+        run_with_hands((0..60u32).map(move |i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
+            let at = from + step * f64::from(i.clamp(20, 30) - 20);
+            if (20..=32).contains(&i) {
+                discs.push(disc(Piece::White, at));
+            }
+            if twin && (21..=27).contains(&i) {
+                discs.push(disc(Piece::White, at + aside));
+            }
+            let hands = if (5..18).contains(&i) {
+                vec![arm_of(Seat::South)]
+            } else {
+                vec![]
+            };
+            (discs, hands)
+        }))
+    }
+
+    #[test]
+    fn a_second_track_on_the_strikers_blur_lost_speeding_at_a_pocket_is_no_pocketing() {
+        // Clip 2543: the striker, read as a white, is seen as two discs for
+        // a few frames; one track is lost heading straight at a pocket while
+        // the other goes on and stops.
+        let strokes = white_striker_at_the_ne_pocket(true);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(strokes[0].stroke.pocketed.is_empty(), "{:?}", strokes[0]);
+        assert!(alerted(&strokes[0], "the striker seen twice"));
+        let alone = white_striker_at_the_ne_pocket(false);
+        assert_eq!(alone.len(), 1, "{alone:?}");
+        assert!(!alerted(&alone[0], "the striker seen twice"));
     }
 
     #[test]
