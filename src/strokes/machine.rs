@@ -4558,45 +4558,40 @@ mod tests {
         assert!(!alerted(&alone[0], "the striker seen twice"));
     }
 
-    #[test]
-    fn a_piece_and_a_twin_of_another_colour_going_into_one_pocket_are_the_kind_the_count_misses() {
-        // Clip 2470: a track born on the black's blur and read as a white
-        // went into the pocket three frames before the black's own track:
-        // one piece, and the count at rest misses blacks and no white.
-        let strokes = black_run_with_twin(
+    /// A black shot at the NE pocket, seen up to frame `black_until`, with a
+    /// twin track beside it read as a white in the frames `twin`; another
+    /// black vanishes at rest, so the count at rest misses blacks only.
+    fn black_to_the_ne_with_a_white_twin(
+        black_until: u32,
+        twin: std::ops::RangeInclusive<u32>,
+    ) -> Vec<SeenStroke> {
+        black_run_with_twin(
             70,
             |i| {
                 Point2::new(200.0, 200.0)
                     + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
             },
-            23,
-            Some((Piece::White, 13..=20, Vector2::new(8.0, -12.0))),
+            black_until,
+            Some((Piece::White, twin, Vector2::new(8.0, -12.0))),
             (Piece::Black, Point2::new(-200.0, -100.0), 25),
-        );
-        one_stroke_pocketing(
-            &strokes,
-            (Piece::Black, Pocket::Ne),
-            "on one piece's course: one piece, a black, as the count at rest misses only a black",
-        );
+        )
     }
 
     #[test]
-    fn a_piece_lost_speeding_at_a_pocket_is_the_twin_seen_going_in_whatever_its_colour() {
-        // Clip 2329: the black is lost 127 mm short of the NE pocket,
-        // heading straight at it, while a twin track beside it, read as a
-        // white, is seen going in. The piece went in once, as seen.
-        let strokes = black_run_with_twin(
-            70,
-            |i| {
-                Point2::new(200.0, 200.0)
-                    + Vector2::new(14.0, 14.0) * f64::from(i.clamp(12, 23) - 12)
-            },
-            16,
-            Some((Piece::White, 13..=23, Vector2::new(8.0, -12.0))),
-            (Piece::Black, Point2::new(-200.0, -100.0), 25),
-        );
+    fn a_piece_and_a_twin_of_another_colour_on_its_course_went_in_once() {
+        // Clip 2470: a track born on the black's blur and read as a white
+        // went into the pocket three frames before the black's own track:
+        // one piece, and the count at rest misses blacks and no white.
         one_stroke_pocketing(
-            &strokes,
+            &black_to_the_ne_with_a_white_twin(23, 13..=20),
+            (Piece::Black, Pocket::Ne),
+            "on one piece's course: one piece, a black, as the count at rest misses only a black",
+        );
+        // Clip 2329: the black is lost 127 mm short of the NE pocket,
+        // heading straight at it, while the twin is seen going in: the
+        // piece went in once, as seen.
+        one_stroke_pocketing(
+            &black_to_the_ne_with_a_white_twin(16, 13..=23),
             (Piece::White, Pocket::Ne),
             "which went in: one piece, a white",
         );
