@@ -806,6 +806,7 @@ impl Detector {
                 bgr,
                 by_colour,
                 confidence: colour_confidence,
+                over_plain_wood,
             } = colour;
             let (piece, confidence) = if is_striker {
                 (Piece::Striker, 1.0)
@@ -815,7 +816,7 @@ impl Detector {
             if self.looks_like_empty_board(&bgr, cx, cy, radius_px) {
                 continue;
             }
-            if confidence > CONFIDENT_TO_ADAPT && self.over_plain_wood(cx, cy, radius_px) {
+            if confidence > CONFIDENT_TO_ADAPT && over_plain_wood {
                 self.models
                     .adapt(piece, &sample, self.options.colour_adaptation);
             }
@@ -841,10 +842,8 @@ impl Detector {
         cy: f64,
         radius_px: f64,
     ) -> ColourReading {
-        let luma = match board_luma {
-            Some(luma) => luma,
-            None => self.board_luma_under(cx, cy, radius_px),
-        };
+        let lumas = self.board_lumas(cx, cy, radius_px);
+        let luma = board_luma.unwrap_or_else(|| measured_against(lumas));
         let side = self.side as usize;
         let (sample, bgr, nearest) =
             sample_colour(&self.models, bytes, side, (cx, cy, radius_px), luma);
@@ -854,29 +853,15 @@ impl Detector {
             bgr,
             by_colour,
             confidence,
+            over_plain_wood: lumas.is_some_and(on_plain_wood),
         }
-    }
-
-    /// Whether the empty board under the centre of a disc of `radius_px` at
-    /// (cx, cy) (top-view px) is as bright as the wood round it: the disc's
-    /// luma relative to the board there then measures the lamp's light, not
-    /// the drawing's ink.
-    fn over_plain_wood(&self, cx: f64, cy: f64, radius_px: f64) -> bool {
-        self.board_lumas(cx, cy, radius_px)
-            .is_some_and(|(under, round)| (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round)
     }
 
     /// The empty board's luma that a disc of `radius_px` at (cx, cy)
-    /// (top-view px) is measured against: under its centre on plain wood (the
-    /// lamp's light just there), else the wood's round it. A black lying on
-    /// a line of the drawing (a diagonal arrow), measured against the ink
-    /// under its centre, reads as bright as a white, frame after frame.
+    /// (top-view px) is measured against (see [`measured_against`]).
+    #[cfg(test)]
     fn board_luma_under(&self, cx: f64, cy: f64, radius_px: f64) -> f64 {
-        match self.board_lumas(cx, cy, radius_px) {
-            Some((under, round)) if (under - round).abs() > PLAIN_WOOD_TOLERANCE * round => round,
-            Some((under, _)) => under,
-            None => 128.0,
-        }
+        measured_against(self.board_lumas(cx, cy, radius_px))
     }
 
     /// The empty board's luma under the centre of a disc of `radius_px` at
@@ -1334,6 +1319,32 @@ struct ColourReading {
     bgr: [f64; 3],
     by_colour: Piece,
     confidence: f64,
+    /// Whether the empty board under the disc's centre is as bright as the
+    /// wood round it (see [`on_plain_wood`]): only such discs teach the
+    /// colour models.
+    over_plain_wood: bool,
+}
+
+/// Whether the empty board's luma under a disc's centre is the wood's round
+/// it (`(under, round)`, see [`Detector::board_lumas`]): the disc's luma
+/// relative to the board there then measures the lamp's light, not the
+/// drawing's ink.
+fn on_plain_wood((under, round): (f64, f64)) -> bool {
+    (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round
+}
+
+/// The empty board's luma a disc is measured against, from the luma under
+/// its centre and the wood's round it (see [`Detector::board_lumas`]): the
+/// former on plain wood (the lamp's light just there), else the latter. A
+/// black lying on a line of the drawing (a diagonal arrow), measured
+/// against the ink under its centre, reads as bright as a white, frame
+/// after frame.
+fn measured_against(lumas: Option<(f64, f64)>) -> f64 {
+    match lumas {
+        Some((under, round)) if !on_plain_wood((under, round)) => round,
+        Some((under, _)) => under,
+        None => 128.0,
+    }
 }
 
 /// A disc found in the foreground before it is told striker or carromman.

@@ -971,6 +971,8 @@ impl StrokeMachine {
             .range(..before)
             .flat_map(|f| f.discs.iter().map(|&(id, _, _)| id))
             .collect();
+        self.tracks_at_strike.sort_unstable();
+        self.tracks_at_strike.dedup();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -1073,7 +1075,8 @@ impl StrokeMachine {
                 // one that went on. The second track is born on the blur: a
                 // track from before the strike is a piece the striker met.
                 if piece != Piece::Striker {
-                    let born_since_strike = |id: TrackId| !self.tracks_at_strike.contains(&id);
+                    let born_since_strike =
+                        |id: TrackId| self.tracks_at_strike.binary_search(&id).is_err();
                     let went_on = if id == striker {
                         frame
                             .tracks
@@ -1087,12 +1090,11 @@ impl StrokeMachine {
                                 followed_the_same_piece(&self.recent, id, last_seen, other.id)
                             })
                             .map(|other| other.id)
-                    } else if born_since_strike(id)
-                        && striker_track.is_some_and(|s| s.piece != Piece::Striker)
-                    {
+                    } else if born_since_strike(id) {
                         striker_track
                             .filter(|s| {
-                                s.seen_this_frame()
+                                s.piece != Piece::Striker
+                                    && s.seen_this_frame()
                                     && followed_the_same_piece(&self.recent, id, last_seen, s.id)
                             })
                             .map(|s| s.id)
@@ -1467,24 +1469,8 @@ fn drop_twin_pocketings(
             continue;
         };
         let (p, q) = (pocketed[a].clone(), pocketed[b].clone());
-        let (kept, reason) = match (missing(p.piece) > 0, missing(q.piece) > 0) {
-            (true, false) => (
-                p.piece,
-                format!("the count at rest misses only a {}", p.piece),
-            ),
-            (false, true) => (
-                q.piece,
-                format!("the count at rest misses only a {}", q.piece),
-            ),
-            _ => {
-                let kept = if born_earlier(&p, &q) {
-                    p.piece
-                } else {
-                    q.piece
-                };
-                (kept, format!("the {kept}'s track was followed longer"))
-            }
-        };
+        let (kept, reason) =
+            one_piece_of_two_colours(&p, &q, |piece| missing(piece) > 0, &born_earlier);
         stroke.vision.alerts.push(VisionNote {
             t: p.t.or(stroke.stroke.t).unwrap_or(0.0),
             message: format!(
@@ -1523,6 +1509,32 @@ fn drop_twin_pocketings(
     }
     pocketed.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     pocketed
+}
+
+/// Which of two pocketings seen in two colours on one piece's course (`p`
+/// and `q`) that piece was, and why: the kind the count at rest misses
+/// (`missed`) where it misses only one of the two, else the kind of the
+/// track born first (a track born on a blur has few colour votes).
+fn one_piece_of_two_colours(
+    p: &PocketedPiece,
+    q: &PocketedPiece,
+    missed: impl Fn(Piece) -> bool,
+    born_earlier: impl Fn(&PocketedPiece, &PocketedPiece) -> bool,
+) -> (Piece, String) {
+    match (missed(p.piece), missed(q.piece)) {
+        (true, false) => (
+            p.piece,
+            format!("the count at rest misses only a {}", p.piece),
+        ),
+        (false, true) => (
+            q.piece,
+            format!("the count at rest misses only a {}", q.piece),
+        ),
+        _ => {
+            let kept = if born_earlier(p, q) { p.piece } else { q.piece };
+            (kept, format!("the {kept}'s track was followed longer"))
+        }
+    }
 }
 
 /// Whether the track `p` went in on was born before `q`'s (`pocketed_tracks`:
@@ -2230,28 +2242,12 @@ fn withdraw_twice_going_in(
             return;
         };
         let missing = missing_at_rest(stroke.vision.seen_before, at_rest);
-        let (first_missed, later_missed) = (
-            missing_of(&missing, s.piece) > 0,
-            missing_of(&missing, later.piece) > 0,
+        let (kept, reason) = one_piece_of_two_colours(
+            &pocketed[first],
+            &later,
+            |piece| missing_of(&missing, piece) > 0,
+            |p, q| born_earlier(pocketed_tracks, p, q),
         );
-        let (kept, reason) = match (first_missed, later_missed) {
-            (true, false) => (
-                s.piece,
-                format!("the count at rest misses only a {}", s.piece),
-            ),
-            (false, true) => (
-                later.piece,
-                format!("the count at rest misses only a {}", later.piece),
-            ),
-            _ if born_earlier(pocketed_tracks, &pocketed[first], &later) => (
-                s.piece,
-                format!("the {}'s track was followed longer", s.piece),
-            ),
-            _ => (
-                later.piece,
-                format!("the {}'s track was followed longer", later.piece),
-            ),
-        };
         pocketed.remove(if kept == s.piece { i } else { first });
         stroke.vision.alerts.push(VisionNote {
             t: s.t,
