@@ -58,6 +58,55 @@ const FAINT_STILL_FRAMES: u8 = 5;
 /// ...over at least this fraction of its pixels.
 const FAINT_MIN_STILL_FRACTION: f64 = 0.9;
 
+/// A disc found this near (mm) where a piece of its kind was lost is that
+/// piece, come to rest where it went from sight.
+const STOPPED_WHERE_LOST_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
+
+/// Which of the `found` discs (kind, centre in board mm; strongest first)
+/// are the pieces `lost` (kind, where last seen), as indices into `found`,
+/// at most one a piece. A disc lying where a piece of its kind was lost
+/// ([`STOPPED_WHERE_LOST_MM`]) is that piece, however faint beside one
+/// elsewhere: a white that stopped on light wood went from sight where it
+/// stopped. The other lost pieces take the strongest of the rest.
+fn faint_discs_for_the_lost(
+    found: &[(Piece, Point2<f64>)],
+    lost: &[(Piece, Point2<f64>)],
+) -> Vec<usize> {
+    let mut where_lost: Vec<(f64, usize, usize)> = found
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &(kind, at))| {
+            lost.iter()
+                .enumerate()
+                .filter(move |(_, &(lost_kind, lost_at))| {
+                    lost_kind == kind && (at - lost_at).norm() <= STOPPED_WHERE_LOST_MM
+                })
+                .map(move |(j, &(_, lost_at))| ((at - lost_at).norm(), i, j))
+        })
+        .collect();
+    where_lost.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut found_taken, mut lost_taken) = (vec![false; found.len()], vec![false; lost.len()]);
+    let mut chosen = Vec::new();
+    for (_, i, j) in where_lost {
+        if !found_taken[i] && !lost_taken[j] {
+            found_taken[i] = true;
+            lost_taken[j] = true;
+            chosen.push(i);
+        }
+    }
+    for (i, &(kind, _)) in found.iter().enumerate() {
+        if found_taken[i] {
+            continue;
+        }
+        let still_lost = (0..lost.len()).find(|&j| !lost_taken[j] && lost[j].0 == kind);
+        if let Some(j) = still_lost {
+            lost_taken[j] = true;
+            chosen.push(i);
+        }
+    }
+    chosen
+}
+
 /// The three pieces told apart by colour; the striker is told by its size.
 const CARROMMAN_CLASSES: [Piece; 3] = [Piece::White, Piece::Black, Piece::Queen];
 
@@ -937,18 +986,18 @@ impl Detector {
     }
 
     /// Carrommen too close to the board's colour to show as foreground, at
-    /// most one for each of `wanted` (the kinds of the pieces lost), found
-    /// against the board kept when they were lost. `accounted` are the discs
-    /// already followed (centre in board mm, radius mm), not looked at, nor
-    /// is anywhere near `covered` (hands over the board). Where one is found,
-    /// the empty-board model there goes back to the board as kept, undoing
-    /// what it learned of the piece.
+    /// most one for each of `wanted` (the kind of each piece lost and where
+    /// it was lost), found against the board kept when they were lost.
+    /// `accounted` are the discs already followed (centre in board mm,
+    /// radius mm), not looked at, nor is anywhere near `covered` (hands over
+    /// the board). Where one is found, the empty-board model there goes back
+    /// to the board as kept, undoing what it learned of the piece.
     pub fn search_faint(
         &mut self,
         view: &Rectified,
         accounted: &[(Point2<f64>, f64)],
         covered: &[Occluder],
-        wanted: &[Piece],
+        wanted: &[(Piece, Point2<f64>)],
     ) -> Result<Vec<Detection>, DetectError> {
         let bytes = self.bytes_of(&view.image, view.index)?;
         let held = self.held_radius_px(CARROMMAN_RADIUS_MM);
@@ -978,8 +1027,7 @@ impl Detector {
             wanted.len(),
         );
         let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
-        let mut still_wanted = wanted.to_vec();
-        let mut discs = Vec::new();
+        let mut candidates = Vec::new();
         for disc in found {
             // A piece found this way lies still: a faint blur crossing the
             // board is a piece in motion the tracker will meet, or not.
@@ -999,18 +1047,26 @@ impl Detector {
             else {
                 continue;
             };
-            let Some(k) = still_wanted.iter().position(|&w| w == piece) else {
-                continue;
-            };
-            still_wanted.remove(k);
+            candidates.push((
+                disc,
+                Detection {
+                    centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
+                    radius_mm: CARROMMAN_RADIUS_MM,
+                    piece,
+                    by_colour: piece,
+                    confidence,
+                },
+            ));
+        }
+        let kinds_and_places: Vec<(Piece, Point2<f64>)> = candidates
+            .iter()
+            .map(|(_, detection)| (detection.piece, detection.centre))
+            .collect();
+        let mut discs = Vec::new();
+        for chosen in faint_discs_for_the_lost(&kinds_and_places, wanted) {
+            let (disc, detection) = &candidates[chosen];
             background.restore_disc(disc.column, disc.row, held, |i| search.board_at(i));
-            discs.push(Detection {
-                centre: self.frame.px_to_board(Point2::new(disc.column, disc.row)),
-                radius_mm: CARROMMAN_RADIUS_MM,
-                piece,
-                by_colour: piece,
-                confidence,
-            });
+            discs.push(*detection);
         }
         Ok(discs)
     }
@@ -1663,6 +1719,33 @@ mod tests {
     /// One pixel at `SCALE`, and a little: the centring error of a black
     /// piece on black ink, which the empty-board model cannot see through.
     const BLACK_ON_INK_TOLERANCE_MM: f64 = 2.6;
+
+    #[test]
+    fn a_faint_disc_where_a_piece_was_lost_is_that_piece_before_a_stronger_one_elsewhere() {
+        let at = |x: f64, y: f64| Point2::new(x, y);
+        // Found strongest first: a white far from the lost white, a black,
+        // then a white where the white stopped.
+        let found = [
+            (Piece::White, at(177.0, -129.0)),
+            (Piece::Black, at(-40.0, 60.0)),
+            (Piece::White, at(-125.0, -15.0)),
+        ];
+        let lost = [(Piece::White, at(-123.0, -13.0))];
+        assert_eq!(faint_discs_for_the_lost(&found, &lost), vec![2]);
+        // Lost where no disc lies, it takes the strongest of its kind.
+        let lost = [(Piece::White, at(100.0, 200.0))];
+        assert_eq!(faint_discs_for_the_lost(&found, &lost), vec![0]);
+        // Two lost whites take both whites; the black is no white, and a
+        // lost queen matches nothing of another kind.
+        let lost = [
+            (Piece::White, at(100.0, 200.0)),
+            (Piece::White, at(-123.0, -13.0)),
+            (Piece::Queen, at(-40.0, 60.0)),
+        ];
+        let mut chosen = faint_discs_for_the_lost(&found, &lost);
+        chosen.sort_unstable();
+        assert_eq!(chosen, vec![0, 2]);
+    }
 
     fn empty_board() -> Mat {
         draw_board(&TemplateOptions {

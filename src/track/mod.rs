@@ -777,9 +777,13 @@ impl Tracker {
     }
 
     /// The kinds of the pieces lost from sight away from the pockets lately
-    /// and not found again, one entry a piece.
-    pub fn missing(&self) -> Vec<Piece> {
-        self.recently_lost.iter().map(|lost| lost.piece).collect()
+    /// and not found again, and where each was last seen (board mm), one
+    /// entry a piece.
+    pub fn missing(&self) -> Vec<(Piece, Point2<f64>)> {
+        self.recently_lost
+            .iter()
+            .map(|lost| (lost.piece, lost.at))
+            .collect()
     }
 
     /// Takes discs found by a second look (see
@@ -1079,6 +1083,10 @@ mod tests {
         }
     }
 
+    fn kinds_missing(tracker: &Tracker) -> Vec<Piece> {
+        tracker.missing().iter().map(|&(piece, _)| piece).collect()
+    }
+
     /// The pipeline's order: the first frame seeds the tracker, later ones update it.
     fn feed(tracker: &mut Tracker, detections: Detections) -> TrackFrame {
         if detections.index == 0 {
@@ -1135,7 +1143,7 @@ mod tests {
             .events
             .iter()
             .any(|e| matches!(e, TrackEvent::Vanished { id, .. } if *id == white)));
-        assert_eq!(tracker.missing(), vec![Piece::White]);
+        assert_eq!(kinds_missing(&tracker), vec![Piece::White]);
     }
 
     #[test]
@@ -1158,7 +1166,7 @@ mod tests {
             }
             last = feed(&mut tracker, frame(i, discs));
         }
-        assert_eq!(tracker.missing(), vec![Piece::White]);
+        assert_eq!(kinds_missing(&tracker), vec![Piece::White]);
         // A black found is no white; the white found is the white lost.
         let found = [
             disc(Piece::Black, -250.0, 40.0),
