@@ -529,6 +529,11 @@ pub fn run_session(
         if step.struck.is_some() {
             let run_index = run.base + vision.machine().finished().len();
             compare_before_strike(&board, &tracks, run_index, &mut run);
+            // As `carrom track` does: a seat nothing seen showed is the
+            // one whose turn it is.
+            if let (Some(in_turn), false) = (board.view.next_seat, board.strokes.is_empty()) {
+                vision.machine_mut().struck_in_turn_from(in_turn);
+            }
         }
         let changed = sync_strokes(
             &mut board,

@@ -341,6 +341,9 @@ pub struct StrokeMachine {
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
     last_seat: Option<Seat>,
+    /// Whether the current stroke's seat is only [`Self::last_seat`]: no
+    /// striker, placement or single arm over the board showed who struck.
+    seat_unsure: bool,
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
@@ -389,6 +392,7 @@ impl StrokeMachine {
             overboard_tracks: Vec::new(),
             hand_seat: None,
             last_seat: None,
+            seat_unsure: false,
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
             flung: Vec::new(),
@@ -701,6 +705,41 @@ impl StrokeMachine {
         }
     }
 
+    /// Whether the stroke under way was struck from a seat nothing seen
+    /// showed (no striker, placement or single arm over the board): the
+    /// seat of the last arm or placement seen is only a guess.
+    pub fn seat_unsure(&self) -> bool {
+        self.seat_unsure && self.current.is_some()
+    }
+
+    /// The stroke under way, whose seat is unsure ([`Self::seat_unsure`]),
+    /// was struck from `seat`, whose turn it is by the laws (the turn
+    /// passes unless the player pocketed a piece of their own, ICF 48): a
+    /// better guess than the last arm seen, which after a stroke that
+    /// pocketed nothing is the wrong player's.
+    pub fn struck_in_turn_from(&mut self, seat: Seat) {
+        if !self.seat_unsure() {
+            return;
+        }
+        self.seat_unsure = false;
+        let Some(current) = self.current.as_mut() else {
+            return;
+        };
+        if current.stroke.seat == seat {
+            return;
+        }
+        current.vision.alerts.push(VisionNote {
+            t: current.stroke.t.unwrap_or_default(),
+            message: format!(
+                "no striker, placement or single arm showed who struck: {} is taken, whose turn it was (ICF 48), not {}, whose arm was seen last",
+                seat.name(),
+                current.stroke.seat.name()
+            ),
+        });
+        current.stroke.seat = seat;
+        self.last_seat = Some(seat);
+    }
+
     /// A carromman or the Queen that lay still in sight and now shoots off
     /// while no striker is seen moving: the striker was struck unseen (under
     /// the hand, or taken for a carromman) and hit it.
@@ -817,6 +856,7 @@ impl StrokeMachine {
         // It lay still the frame before: it was hit between the two.
         let launched_t = frame.t - 1.0 / 30.0;
         self.start(frame, piece, seat, None, false, launched_t);
+        self.seat_unsure = striking_hand.is_none();
         if let Some(current) = self.current.as_mut() {
             current.stroke.touched = true;
         }
@@ -943,6 +983,7 @@ impl StrokeMachine {
         began_mid_stroke: bool,
         rest_t: f64,
     ) {
+        self.seat_unsure = false;
         let mut vision = VisionExtra {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
@@ -3319,6 +3360,56 @@ mod tests {
         assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    /// [`unseen_striker_frames`] with `arms` over the board from frame 30
+    /// to 37, told at the strike that it is `in_turn`'s turn.
+    fn unseen_strike_in_turn(arms: &[Seat], in_turn: Seat) -> Vec<SeenStroke> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for (i, discs) in unseen_striker_frames(true).enumerate() {
+            let occluders = if (30..38).contains(&i) {
+                arms.iter().map(|&seat| arm_of(seat)).collect()
+            } else {
+                Vec::new()
+            };
+            let detections = Detections {
+                index: i as u64,
+                t: i as f64 * FRAME_S,
+                discs,
+                occluders,
+                break_arrangement: false,
+                still_there: Vec::new(),
+                looks_changed: Vec::new(),
+            };
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            if machine.push(&tracks).is_some() {
+                machine.struck_in_turn_from(in_turn);
+            }
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_stroke_no_arm_or_striker_showed_is_played_by_whose_turn_it_is() {
+        // Only the placement north long before: the laws' turn decides.
+        let strokes = unseen_strike_in_turn(&[], Seat::South);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        assert!(alerted(&strokes[0], "whose turn it was (ICF 48)"));
+        // Both players' arms about: still unsure.
+        let strokes = unseen_strike_in_turn(&[Seat::North, Seat::South], Seat::South);
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        // North's arm alone over the board just before: north struck,
+        // whatever the turn.
+        let strokes = unseen_strike_in_turn(&[Seat::North], Seat::South);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
+        assert!(!alerted(&strokes[0], "whose turn"));
     }
 
     /// The break arrangement lying still, the striker placed north until

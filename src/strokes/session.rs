@@ -194,7 +194,10 @@ pub fn track_clip(
             }
         };
         if let Some(seat) = step.struck {
-            referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
+            let in_turn = referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
+            if let Some(in_turn) = in_turn {
+                clip_tracker.machine_mut().struck_in_turn_from(in_turn);
+            }
         }
         if let Some(out) = tracks_out.as_mut() {
             let machine = clip_tracker.machine();
@@ -465,6 +468,11 @@ impl ClipTracker {
         &self.machine
     }
 
+    /// The stroke machine, to tell it whose turn the laws say it is.
+    pub fn machine_mut(&mut self) -> &mut StrokeMachine {
+        &mut self.machine
+    }
+
     /// The last frame's top view.
     pub fn rectified(&self) -> &Rectified {
         &self.rectified
@@ -733,8 +741,14 @@ impl Referee {
 
     /// Called when stroke number `finished.len()` has just been struck:
     /// every earlier stroke is final, so the engine plays them and its
-    /// board is compared with the pieces seen now.
-    fn on_strike(&mut self, seat: Seat, finished: &[SeenStroke], tracks: &TrackFrame) {
+    /// board is compared with the pieces seen now. Returns the seat whose
+    /// turn it is by the laws, once a stroke has been played.
+    fn on_strike(
+        &mut self,
+        seat: Seat,
+        finished: &[SeenStroke],
+        tracks: &TrackFrame,
+    ) -> Option<Seat> {
         let stroke_index = finished.len();
         let setup = self
             .setup
@@ -752,13 +766,11 @@ impl Referee {
                         },
                     ));
                     self.setup = Some(setup);
-                    return;
+                    return None;
                 }
             }
         }
-        let Some(engine) = self.engine.as_mut() else {
-            return;
-        };
+        let engine = self.engine.as_mut()?;
         while self.played < finished.len() {
             if let Err(error) = engine.play(&finished[self.played].stroke) {
                 self.alerts.push((
@@ -769,7 +781,7 @@ impl Referee {
                     },
                 ));
                 self.engine = None;
-                return;
+                return None;
             }
             self.played += 1;
         }
@@ -790,6 +802,7 @@ impl Referee {
                 },
             ));
         }
+        (self.played > 0).then(|| engine.next_seat()).flatten()
     }
 
     fn attach_alerts(&self, strokes: &mut [SeenStroke]) {
