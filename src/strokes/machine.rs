@@ -633,19 +633,19 @@ impl StrokeMachine {
             struck = self.start_unseen_strike(frame, piece, striking_hand);
         }
         let taken_for_a_carromman = self.striker_taken_for_a_carromman(frame);
-        if let (None, false, Some((disc, seat))) = (struck, self.in_motion(), taken_for_a_carromman)
+        if let (None, false, Some((disc, launch))) =
+            (struck, self.in_motion(), taken_for_a_carromman)
         {
-            struck = self.strike_unplaced(frame, disc, Some(seat), first_frame);
-            if struck.is_some() {
-                self.note_on_current(
-                    frame.t,
-                    format!(
-                        "a {} first seen speeding away from a seat's base lines at {:.0} mm/s is taken for the struck striker",
-                        disc.piece.name(),
-                        disc.speed()
-                    ),
-                );
-            }
+            struck =
+                Some(self.strike_launched(frame, disc, launch, Some(launch.seat), first_frame));
+            self.note_on_current(
+                frame.t,
+                format!(
+                    "a {} first seen speeding away from a seat's base lines at {:.0} mm/s is taken for the struck striker",
+                    disc.piece.name(),
+                    disc.speed()
+                ),
+            );
         }
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
@@ -667,11 +667,25 @@ impl StrokeMachine {
         striking_hand: Option<Seat>,
         first_frame: bool,
     ) -> Option<Seat> {
+        let launch = launch_seat(s)?;
+        Some(self.strike_launched(frame, s, launch, striking_hand, first_frame))
+    }
+
+    /// Starts the stroke of the striker `s` seen only in motion, `launch`ed
+    /// from a seat's base lines; the seat it was struck from.
+    fn strike_launched(
+        &mut self,
+        frame: &TrackFrame,
+        s: &Track,
+        launch: Launch,
+        striking_hand: Option<Seat>,
+        first_frame: bool,
+    ) -> Seat {
         let Launch {
             seat,
             from,
             travelled,
-        } = launch_seat(s)?;
+        } = launch;
         // A break's striker is deflected by the cluster before it is first
         // seen: the arm that struck it knows better; unless the arm of the
         // seat its path leads back to was about too (an arm resting on the
@@ -684,7 +698,7 @@ impl StrokeMachine {
         let seen_t = frame.t - (s.position - from).norm() / s.speed();
         let launched_t = seen_t - travelled / s.speed();
         self.start(frame, s, seat, None, first_frame, launched_t);
-        Some(seat)
+        seat
     }
 
     /// Whether the arm of `seat` was seen over the board between strokes
@@ -769,9 +783,10 @@ impl StrokeMachine {
     }
 
     /// The striker read as a carromman (its colour or size taken for one),
-    /// first seen once struck, and the seat it was struck from: a disc never
+    /// first seen once struck, and where it was struck from: a disc never
     /// seen lying still that speeds, for two frames or more on a steady
-    /// course, away from the base lines its path leads back to, of a seat
+    /// course, away from the base lines its path leads back to (from where
+    /// it is now, for a fast one: [`LAUNCH_SEARCH_FAR_MM`]), of a seat
     /// whose player's arm was over the board just now. A piece that lay
     /// still and shot off is [`Self::launched_without_striker`]'s; a disc
     /// still under the hand is hidden, so a carried or slid striker does not
@@ -779,7 +794,7 @@ impl StrokeMachine {
     fn striker_taken_for_a_carromman<'f>(
         &self,
         frame: &'f TrackFrame,
-    ) -> Option<(&'f Track, Seat)> {
+    ) -> Option<(&'f Track, Launch)> {
         frame
             .tracks
             .iter()
@@ -794,7 +809,21 @@ impl StrokeMachine {
                         .is_some_and(|before| steady_course(before, t.velocity))
             })
             .filter_map(|t| {
-                let seat = launch_seat(t)?.seat;
+                // A fast disc whose path from where it came into sight leads
+                // back to no lines was followed from elsewhere: a pale
+                // striker crosses much of the board unseen, and a track
+                // born on the fingers at the board's edge can leap onto it.
+                // Its way back from where it is now tells where it was
+                // struck from.
+                let (launch, seen_from) = match launch_seat(t) {
+                    Some(launch) => (launch, t.first_seen_at()),
+                    None if t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S => (
+                        launch_from(t, t.position, LAUNCH_SEARCH_FAR_MM)?,
+                        t.position,
+                    ),
+                    None => return None,
+                };
+                let seat = launch.seat;
                 let arm_just_now = self
                     .arm_seen
                     .get(&seat)
@@ -804,9 +833,9 @@ impl StrokeMachine {
                 // lines or past them, never between them and the player
                 // (where an arm reaching in is).
                 let not_drawn_back = t.velocity.dot(&inward(seat)) > -DRAWN_BACK_COS * t.speed();
-                let past_the_lines = rotate_from_seat(t.first_seen_at(), seat).y
+                let past_the_lines = rotate_from_seat(seen_from, seat).y
                     >= -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + STRIKER_RADIUS_MM);
-                (arm_just_now && not_drawn_back && past_the_lines).then_some((t, seat))
+                (arm_just_now && not_drawn_back && past_the_lines).then_some((t, launch))
             })
             .max_by(|a, b| a.0.speed().total_cmp(&b.0.speed()))
     }
@@ -2883,6 +2912,16 @@ const LAUNCH_SEARCH_STEP_MM: f64 = 5.0;
 /// for on a seat's base lines.
 const LAUNCH_SEARCH_MM: f64 = 250.0;
 
+/// How far back (mm) from where it is now a disc taken for the struck
+/// striker is looked for on a seat's base lines when its path from where
+/// it came into sight leads back to none...
+const LAUNCH_SEARCH_FAR_MM: f64 = 500.0;
+
+/// ...if it is at least this fast (mm/s): one come that far unseen was
+/// struck hard, while a slower disc seen far from any lines (a piece slid
+/// by hand, a ghost pulled along) was never played from them.
+const FAR_LAUNCH_MIN_SPEED_MM_S: f64 = 1200.0;
+
 /// Where a striker seen only in motion was played from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Launch {
@@ -2905,21 +2944,10 @@ struct Launch {
 /// seat: a disc of the striker's size in motion that was never played from
 /// a seat (two touching carrommen, a blurred streak).
 fn launch_seat(striker: &Track) -> Option<Launch> {
-    let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
-    let steps = (LAUNCH_SEARCH_MM / LAUNCH_SEARCH_STEP_MM) as usize;
     let forward = |launch: &Launch| striker.velocity.dot(&inward(launch.seat));
     [striker.sighted_at(), striker.first_seen_at()]
         .into_iter()
-        .filter_map(|from| {
-            (0..=steps).find_map(|k| {
-                let travelled = k as f64 * LAUNCH_SEARCH_STEP_MM;
-                seat_at(from + back * travelled).map(|seat| Launch {
-                    seat,
-                    from,
-                    travelled,
-                })
-            })
-        })
+        .filter_map(|from| launch_from(striker, from, LAUNCH_SEARCH_MM))
         .reduce(|best, other| {
             if forward(&other) > forward(&best) {
                 other
@@ -2927,6 +2955,21 @@ fn launch_seat(striker: &Track) -> Option<Launch> {
                 best
             }
         })
+}
+
+/// The first seat's base lines met walking back up to `reach` mm from
+/// `from` against `striker`'s heading.
+fn launch_from(striker: &Track, from: Point2<f64>, reach: f64) -> Option<Launch> {
+    let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
+    let steps = (reach / LAUNCH_SEARCH_STEP_MM) as usize;
+    (0..=steps).find_map(|k| {
+        let travelled = k as f64 * LAUNCH_SEARCH_STEP_MM;
+        seat_at(from + back * travelled).map(|seat| Launch {
+            seat,
+            from,
+            travelled,
+        })
+    })
 }
 
 /// The direction from a seat's player into the board.
@@ -3100,6 +3143,43 @@ mod tests {
             Vector2::new(0.0, -30.0),
         );
         assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
+    #[test]
+    fn a_fast_striker_read_as_a_white_first_seen_far_from_its_lines_was_struck_from_them() {
+        // Seen first near the middle, some 300 mm on from south's lines, at
+        // 1.4 m/s.
+        let strokes = white_disc_moving(Point2::new(-140.0, 57.0), Vector2::new(-6.0, 45.0));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        // Coming the other way, from north's lines with only south's arm
+        // about, it is none.
+        let strokes = white_disc_moving(Point2::new(-140.0, 57.0), Vector2::new(6.0, -45.0));
+        assert!(strokes.is_empty(), "{strokes:?}");
+        // Nor is a slower disc come from south's lines: a piece slid by hand.
+        let strokes = white_disc_moving(Point2::new(-140.0, 57.0), Vector2::new(-4.0, 25.0));
+        assert!(strokes.is_empty(), "{strokes:?}");
+        // A track born on the fingers beyond south's lines that leapt onto
+        // the striker speeding away from them is the striker too.
+        let fingers = Point2::new(-130.0, -345.0);
+        let strokes = run_with_hands((0..60u32).map(move |i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(250.0, 250.0))];
+            if i == 20 {
+                discs.push(disc(Piece::White, fingers));
+            } else if i > 20 {
+                let moved = f64::from((i - 21).min(8));
+                let at = Point2::new(-118.0, -230.0) + Vector2::new(-6.0, 45.0) * moved;
+                discs.push(disc(Piece::White, at));
+            }
+            let hands = if (5..21).contains(&i) {
+                vec![arm_of(Seat::South)]
+            } else {
+                vec![]
+            };
+            (discs, hands)
+        }));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
     }
 
     #[test]
