@@ -195,6 +195,8 @@ pub fn track_clip(
         };
         if let Some(seat) = step.struck {
             let in_turn = referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
+            // The laws' turn order is the best guess at a seat nothing seen
+            // showed; the machine takes it only for such a stroke.
             if let Some(in_turn) = in_turn {
                 clip_tracker.machine_mut().struck_in_turn_from(in_turn);
             }
