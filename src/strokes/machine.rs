@@ -3033,6 +3033,15 @@ mod tests {
     fn run_with_hands(
         frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
     ) -> Vec<SeenStroke> {
+        run_told_the_turn(frames, None)
+    }
+
+    /// As [`run_with_hands`], telling the machine at each strike that it is
+    /// `in_turn`'s turn, as the pipeline's referee does.
+    fn run_told_the_turn(
+        frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
+        in_turn: Option<Seat>,
+    ) -> Vec<SeenStroke> {
         let mut tracker = Tracker::new(TrackerOptions::default());
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
         for (i, (discs, occluders)) in frames.enumerate() {
@@ -3051,7 +3060,10 @@ mod tests {
             } else {
                 tracker.update(&detections)
             };
-            machine.push(&tracks);
+            let struck = machine.push(&tracks).is_some();
+            if let (true, Some(seat)) = (struck, in_turn) {
+                machine.struck_in_turn_from(seat);
+            }
         }
         machine.finish()
     }
@@ -3445,33 +3457,18 @@ mod tests {
     /// [`unseen_striker_frames`] with `arms` over the board from frame 30
     /// to 37, told at the strike that it is `in_turn`'s turn.
     fn unseen_strike_in_turn(arms: &[Seat], in_turn: Seat) -> Vec<SeenStroke> {
-        let mut tracker = Tracker::new(TrackerOptions::default());
-        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        for (i, discs) in unseen_striker_frames(true).enumerate() {
-            let occluders = if (30..38).contains(&i) {
-                arms.iter().map(|&seat| arm_of(seat)).collect()
-            } else {
-                Vec::new()
-            };
-            let detections = Detections {
-                index: i as u64,
-                t: i as f64 * FRAME_S,
-                discs,
-                occluders,
-                break_arrangement: false,
-                still_there: Vec::new(),
-                looks_changed: Vec::new(),
-            };
-            let tracks = if i == 0 {
-                tracker.seed(&detections)
-            } else {
-                tracker.update(&detections)
-            };
-            if machine.push(&tracks).is_some() {
-                machine.struck_in_turn_from(in_turn);
-            }
-        }
-        machine.finish()
+        let arms: Vec<Occluder> = arms.iter().map(|&seat| arm_of(seat)).collect();
+        let frames = unseen_striker_frames(true)
+            .enumerate()
+            .map(move |(i, discs)| {
+                let hands = if (30..38).contains(&i) {
+                    arms.clone()
+                } else {
+                    Vec::new()
+                };
+                (discs, hands)
+            });
+        run_told_the_turn(frames, Some(in_turn))
     }
 
     #[test]
