@@ -647,6 +647,12 @@ impl StrokeMachine {
                 ),
             );
         }
+        let struck_off_unseen = self.struck_off_unseen(frame);
+        if let (None, false, Some(piece), Some(hand)) =
+            (struck, self.in_motion(), struck_off_unseen, striking_hand)
+        {
+            struck = self.start_unseen_strike(frame, piece, Some(hand));
+        }
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
         }
@@ -838,6 +844,38 @@ impl StrokeMachine {
                 (arm_just_now && not_drawn_back && past_the_lines).then_some((t, launch))
             })
             .max_by(|a, b| a.0.speed().total_cmp(&b.0.speed()))
+    }
+
+    /// A carromman or the Queen never seen lying still that speeds hard
+    /// ([`FAR_LAUNCH_MIN_SPEED_MM_S`]) on a steady course for two frames or
+    /// more while nothing is in motion: struck by a striker never seen (a
+    /// piece resting unseen on a neighbour's base lines, shot off them by
+    /// the player whose arm was just over the board), unless its path leads
+    /// back to the lines of a player about lately ([`PLAYER_ABOUT_S`]).
+    fn struck_off_unseen<'f>(&self, frame: &'f TrackFrame) -> Option<&'f Track> {
+        frame
+            .tracks
+            .iter()
+            .filter(|t| {
+                !t.hidden
+                    && t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S
+                    && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
+                    && self
+                        .motions
+                        .get(&t.id)
+                        .and_then(|m| m.velocity_before)
+                        .is_some_and(|before| steady_course(before, t.velocity))
+                    // Not from the lines of a player about lately: that is
+                    // the striker read as a carromman, and its own path
+                    // tells its seat.
+                    && launch_seat(t).is_none_or(|launch| {
+                        !self
+                            .arm_seen
+                            .get(&launch.seat)
+                            .is_some_and(|&seen| frame.t - seen <= PLAYER_ABOUT_S)
+                    })
+            })
+            .max_by(|a, b| a.speed().total_cmp(&b.speed()))
     }
 
     fn follow_motions(&mut self, frame: &TrackFrame) {
@@ -2922,6 +2960,10 @@ const LAUNCH_SEARCH_FAR_MM: f64 = 500.0;
 /// by hand, a ghost pulled along) was never played from them.
 const FAR_LAUNCH_MIN_SPEED_MM_S: f64 = 1200.0;
 
+/// A seat whose arm was over the board within this many seconds has a
+/// player about: a disc shot off its lines may be that player's striker.
+const PLAYER_ABOUT_S: f64 = 3.0;
+
 /// Where a striker seen only in motion was played from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Launch {
@@ -3192,6 +3234,45 @@ mod tests {
         }));
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(strokes[0].stroke.seat, Seat::South);
+    }
+
+    #[test]
+    fn a_carromman_shot_hard_off_a_neighbours_lines_by_an_unseen_striker_is_a_stroke() {
+        // Never seen lying still on east's lines, it speeds north at
+        // 1.35 m/s just after south's arm was over the board: south struck.
+        let on_east_lines = Point2::new(252.0, -110.0);
+        let strokes = white_disc_moving(on_east_lines, Vector2::new(8.0, 45.0));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        assert!(alerted(&strokes[0], "striker was not seen"));
+        // With no arm about, or at 0.75 m/s, it is none.
+        let strokes = white_disc_moving_with_arms(on_east_lines, Vector2::new(8.0, 45.0), &[]);
+        assert!(strokes.is_empty(), "{strokes:?}");
+        let strokes = white_disc_moving(on_east_lines, Vector2::new(4.0, 25.0));
+        assert!(strokes.is_empty(), "{strokes:?}");
+        // Shot off north's lines 1.5 s after north's arm was over the
+        // board: north's striker read as a white, not south's stroke.
+        let on_north_lines = Point2::new(-60.0, 252.0);
+        let strokes = run_with_hands((0..90u32).map(move |i| {
+            let mut discs = vec![disc(Piece::Black, Point2::new(250.0, -250.0))];
+            if i >= 50 {
+                let moved = f64::from((i - 50).min(8));
+                discs.push(disc(
+                    Piece::White,
+                    on_north_lines + Vector2::new(0.0, -45.0) * moved,
+                ));
+            }
+            let hands = match i {
+                0..5 => vec![arm_of(Seat::North)],
+                40..48 => vec![arm_of(Seat::South)],
+                _ => vec![],
+            };
+            (discs, hands)
+        }));
+        assert!(
+            strokes.iter().all(|s| s.stroke.seat != Seat::South),
+            "{strokes:?}"
+        );
     }
 
     #[test]
