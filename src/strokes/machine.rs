@@ -632,10 +632,11 @@ impl StrokeMachine {
         if let (None, false, Some(piece)) = (struck, self.in_motion(), launched) {
             struck = self.start_unseen_strike(frame, piece, striking_hand);
         }
-        let taken_for_a_carromman = self.striker_taken_for_a_carromman(frame);
-        if let (None, false, Some((disc, launch))) =
-            (struck, self.in_motion(), taken_for_a_carromman)
-        {
+        let looking_for_a_strike = struck.is_none() && !self.in_motion();
+        let taken_for_a_carromman = looking_for_a_strike
+            .then(|| self.striker_taken_for_a_carromman(frame))
+            .flatten();
+        if let Some((disc, launch)) = taken_for_a_carromman {
             struck =
                 Some(self.strike_launched(frame, disc, launch, Some(launch.seat), first_frame));
             self.note_on_current(
@@ -647,11 +648,10 @@ impl StrokeMachine {
                 ),
             );
         }
-        let struck_off_unseen = self.struck_off_unseen(frame);
-        if let (None, false, Some(piece), Some(hand)) =
-            (struck, self.in_motion(), struck_off_unseen, striking_hand)
-        {
-            struck = self.start_unseen_strike(frame, piece, Some(hand));
+        if let (None, false, Some(hand)) = (struck, self.in_motion(), striking_hand) {
+            if let Some(piece) = self.struck_off_unseen(frame) {
+                struck = self.start_unseen_strike(frame, piece, Some(hand));
+            }
         }
         if let Phase::Placed { seat, .. } = self.phase {
             self.last_seat = Some(seat);
@@ -710,9 +710,28 @@ impl StrokeMachine {
     /// Whether the arm of `seat` was seen over the board between strokes
     /// within [`HAND_SEAT_MEMORY_S`] before `t`.
     fn arm_seen_lately(&self, seat: Seat, t: f64) -> bool {
+        self.arm_seen_within(seat, t, HAND_SEAT_MEMORY_S)
+    }
+
+    /// Whether the arm of `seat` was seen over the board between strokes
+    /// within `within_s` seconds before `t`.
+    fn arm_seen_within(&self, seat: Seat, t: f64, within_s: f64) -> bool {
         self.arm_seen
             .get(&seat)
-            .is_some_and(|&seen| t - seen <= HAND_SEAT_MEMORY_S)
+            .is_some_and(|&seen| t - seen <= within_s)
+    }
+
+    /// Whether `t`, a carromman or the Queen never seen lying still, has
+    /// sped for two frames or more on a steady course: sliding on its own
+    /// since it was first seen.
+    fn sliding_since_first_seen(&self, t: &Track) -> bool {
+        !t.hidden
+            && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
+            && self
+                .motions
+                .get(&t.id)
+                .and_then(|m| m.velocity_before)
+                .is_some_and(|before| steady_course(before, t.velocity))
     }
 
     /// The break arrangement has just been found lying set out: a stroke
@@ -805,14 +824,8 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| {
-                !t.hidden
-                    && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
+                self.sliding_since_first_seen(t)
                     && (t.position - t.first_seen_at()).dot(&t.velocity) >= 0.0
-                    && self
-                        .motions
-                        .get(&t.id)
-                        .and_then(|m| m.velocity_before)
-                        .is_some_and(|before| steady_course(before, t.velocity))
             })
             .filter_map(|t| {
                 // A fast disc whose path from where it came into sight leads
@@ -830,10 +843,7 @@ impl StrokeMachine {
                     None => return None,
                 };
                 let seat = launch.seat;
-                let arm_just_now = self
-                    .arm_seen
-                    .get(&seat)
-                    .is_some_and(|&seen| frame.t - seen <= HAND_SEAT_MEMORY_S);
+                let arm_just_now = self.arm_seen_lately(seat, frame.t);
                 // Not drawn back towards the player, as an arm is (a shot
                 // along the base lines is fine), and first seen on the
                 // lines or past them, never between them and the player
@@ -857,22 +867,13 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| {
-                !t.hidden
-                    && t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S
-                    && self.speeding_carromman(t, |still, moving| still == 0 && moving >= 2)
-                    && self
-                        .motions
-                        .get(&t.id)
-                        .and_then(|m| m.velocity_before)
-                        .is_some_and(|before| steady_course(before, t.velocity))
+                t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S
+                    && self.sliding_since_first_seen(t)
                     // Not from the lines of a player about lately: that is
                     // the striker read as a carromman, and its own path
                     // tells its seat.
                     && launch_seat(t).is_none_or(|launch| {
-                        !self
-                            .arm_seen
-                            .get(&launch.seat)
-                            .is_some_and(|&seen| frame.t - seen <= PLAYER_ABOUT_S)
+                        !self.arm_seen_within(launch.seat, frame.t, PLAYER_ABOUT_S)
                     })
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
