@@ -354,6 +354,9 @@ pub struct StrokeMachine {
     /// lost from sight mid-board (see [`followed_the_same_piece`]), with
     /// that carromman's kind.
     striker_twins_of_lost: Vec<(TrackId, Piece)>,
+    /// Carrommen the current stroke's striker was lost from sight against,
+    /// not yet judged at rest (see [`StoppedOnAPiece`]).
+    stopped_on: Vec<StoppedOnAPiece>,
     /// The tracks seen before the current stroke's strike: a track born
     /// since may be a second track on the striker's blur; one of these is a
     /// piece.
@@ -401,6 +404,7 @@ impl StrokeMachine {
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
+            stopped_on: Vec::new(),
             tracks_at_strike: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
@@ -1072,6 +1076,7 @@ impl StrokeMachine {
         self.pocketed_tracks.clear();
         self.lost_mid_board.clear();
         self.striker_twins_of_lost.clear();
+        self.stopped_on.clear();
         // Seen a few frames before the strike: the striker's blur twins are
         // born as it speeds off, a frame or two before it is found struck.
         let before = self.recent.len().saturating_sub(TWIN_BORN_WITHIN_FRAMES);
@@ -1183,7 +1188,9 @@ impl StrokeMachine {
                 // on in sight, is no piece leaving, and the striker is the
                 // one that went on. The second track is born on the blur: a
                 // track from before the strike is a piece the striker met.
-                if piece != Piece::Striker {
+                // (So does a striker seen as one: its second track may be
+                // read as a carromman and go on alone.)
+                if piece != Piece::Striker || id == striker {
                     let born_since_strike =
                         |id: TrackId| self.tracks_at_strike.binary_search(&id).is_err();
                     let went_on = if id == striker {
@@ -1351,6 +1358,15 @@ impl StrokeMachine {
                             }),
                             None if hand_present => {}
                             None => {
+                                if piece == Piece::Striker && id == striker {
+                                    self.stopped_on.extend(StoppedOnAPiece::of(
+                                        &self.recent,
+                                        frame,
+                                        id,
+                                        &self.tracks_at_strike,
+                                        t,
+                                    ));
+                                }
                                 if piece != Piece::Striker {
                                     self.lost_mid_board.push((piece, last_seen, t));
                                     // A blurred carromman is often followed
@@ -1447,6 +1463,11 @@ impl StrokeMachine {
     /// out.
     fn close_at_rest(&mut self, mut done: SeenStroke, frame: &TrackFrame) {
         self.record_lost_towards_pockets(&mut done);
+        for stopped in std::mem::take(&mut self.stopped_on) {
+            if stopped.went_in_judged_at_rest(frame, &self.pocketed_tracks) {
+                stopped.record_in(&mut done);
+            }
+        }
         self.judge_flung(&mut done, f64::INFINITY);
         withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
         reconcile_exits(&mut done, frame, &self.pocketed_tracks);
@@ -2399,6 +2420,161 @@ struct LostTowardsPocket {
     t: f64,
     /// A "striker" lost while another striker track was in sight.
     striker_elsewhere: bool,
+}
+
+/// A carromman lying still that the striker was lost from sight against,
+/// with no hand about and away from pockets and edges: a striker meeting a
+/// piece full on stops about where the piece lay, and the piece's track,
+/// left behind as the piece sped off unseen, takes the striker's disc there.
+/// Judged at rest by [`StoppedOnAPiece::went_in_judged_at_rest`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct StoppedOnAPiece {
+    id: TrackId,
+    piece: Piece,
+    /// Where it lay before the striker met it (board mm).
+    lay: Point2<f64>,
+    /// Where the striker was last seen (board mm), and its course then (a
+    /// unit vector).
+    striker_last_seen: Point2<f64>,
+    course: Vector2<f64>,
+    /// The pocket the knock sent it towards.
+    pocket: Pocket,
+    /// When the striker's track was lost (s).
+    t: f64,
+}
+
+/// How much further (mm) than touching a piece may lie from the striker's
+/// last sighting for [`StoppedOnAPiece`]: the striker went on for part of a
+/// frame unseen before it met it.
+const STOPPED_ON_REACH_MM: f64 = 15.0;
+
+/// A disc this much further (mm) than touching from the piece's track at
+/// rest lies beside it: the striker, or a piece, that the track is not.
+const STOPPED_BESIDE_MM: f64 = 10.0;
+
+/// Sightings in one place, before the striker's last, that show the piece
+/// it met lay still.
+const STOPPED_ON_LAY_FRAMES: usize = 2;
+
+impl StoppedOnAPiece {
+    /// The carromman the `striker`, lost from sight at `t`, had come to
+    /// over the `recent` frames: one of the `lying_before` tracks (those
+    /// seen before the strike), still in `frame`, lying still on the
+    /// striker's course within touching (and [`STOPPED_ON_REACH_MM`]) of its
+    /// last sighting, that the knock would send towards a pocket; the
+    /// nearest of them.
+    fn of(
+        recent: &VecDeque<Positions>,
+        frame: &TrackFrame,
+        striker: TrackId,
+        lying_before: &[TrackId],
+        t: f64,
+    ) -> Option<StoppedOnAPiece> {
+        let last_sighting = recent.iter().rposition(|f| f.disc(striker).is_some())?;
+        let (striker_last_seen, _) = recent[last_sighting].disc(striker)?;
+        let (_, velocity, _) = last_two_steps(recent, striker)?;
+        let speed = velocity.norm();
+        if speed < KNOCK_MIN_SPEED_MM_S {
+            return None;
+        }
+        let course = velocity / speed;
+        let touching = STRIKER_RADIUS_MM + CARROMMAN_RADIUS_MM;
+        frame
+            .tracks
+            .iter()
+            .filter(|piece| {
+                piece.piece != Piece::Striker && lying_before.binary_search(&piece.id).is_ok()
+            })
+            .filter_map(|piece| {
+                let spots: Vec<Point2<f64>> = recent
+                    .range(..last_sighting)
+                    .filter_map(|f| f.disc(piece.id))
+                    .map(|(at, _)| at)
+                    .collect();
+                let &lay = spots.last()?;
+                let still = spots.len() >= STOPPED_ON_LAY_FRAMES
+                    && spots.iter().all(|at| (at - lay).norm() <= SAME_SPOT_MM);
+                let apart = lay - striker_last_seen;
+                let met = still
+                    && apart.norm() <= touching + STOPPED_ON_REACH_MM
+                    && apart.dot(&course) > 0.0;
+                if !met {
+                    return None;
+                }
+                let reach_ahead = striker_last_seen + course * (apart.norm() + touching);
+                let contact = first_within(striker_last_seen, reach_ahead, lay, touching)
+                    .unwrap_or(striker_last_seen);
+                let knock = lay - contact;
+                let pocket =
+                    pocket_ahead(lay, knock, speed).or_else(|| pocket_beside(lay, knock))?;
+                Some(StoppedOnAPiece {
+                    id: piece.id,
+                    piece: piece.piece,
+                    lay,
+                    striker_last_seen,
+                    course,
+                    pocket,
+                    t,
+                })
+            })
+            .min_by(|a, b| {
+                let from_striker = |s: &StoppedOnAPiece| (s.lay - striker_last_seen).norm();
+                from_striker(a).total_cmp(&from_striker(b))
+            })
+    }
+
+    /// Whether the piece went into its pocket, judged `at_rest`: no striker
+    /// is seen anywhere, and the piece's track lies, alone, where the striker
+    /// would have stopped (beyond the striker's last sighting, within
+    /// touching of where the piece lay). A striker seen anywhere, a disc
+    /// seen beside the piece, or the piece's own track gone (judged as it was lost) or `pocketed`
+    /// already, says otherwise.
+    fn went_in_judged_at_rest(
+        &self,
+        at_rest: &TrackFrame,
+        pocketed: &[(TrackId, Piece, f64)],
+    ) -> bool {
+        let touching = STRIKER_RADIUS_MM + CARROMMAN_RADIUS_MM;
+        let Some(track) = at_rest.tracks.iter().find(|t| t.id == self.id) else {
+            return false;
+        };
+        let striker_seen = at_rest.tracks.iter().any(|t| t.piece == Piece::Striker);
+        // Tentative tracks too: a disc found lying still mid-board is long
+        // in being confirmed.
+        let beside = at_rest
+            .tracks
+            .iter()
+            .filter(|t| t.id != self.id)
+            .map(|t| t.position)
+            .chain(at_rest.tentative.iter().map(|&(_, at)| at))
+            .any(|at| (at - track.position).norm() <= touching + STOPPED_BESIDE_MM);
+        let where_the_striker_stopped = (track.position - self.lay).norm() <= touching
+            && (track.position - self.striker_last_seen).dot(&self.course) > 0.0;
+        !striker_seen
+            && !beside
+            && where_the_striker_stopped
+            && !pocketed.iter().any(|&(id, _, _)| id == self.id)
+    }
+
+    fn record_in(&self, stroke: &mut SeenStroke) {
+        stroke.stroke.pocketed.push(PocketedPiece {
+            piece: self.piece,
+            pocket: Some(self.pocket),
+            t: Some(self.t),
+            late: false,
+        });
+        stroke.vision.alerts.push(VisionNote {
+            t: self.t,
+            message: format!(
+                "the striker was lost from sight as it met a {} lying at ({:.0}, {:.0}) mm, and no striker was seen at rest: the striker stopped there, and the {} went into the {} pocket it was knocked towards",
+                self.piece,
+                self.lay.x,
+                self.lay.y,
+                self.piece,
+                self.pocket.name()
+            ),
+        });
+    }
 }
 
 /// Where a disc at `at` running along `direction` meets the frame's
@@ -3793,6 +3969,192 @@ mod tests {
                 .all(|&(piece, _)| piece != Piece::White),
             "{glancing:?}"
         );
+    }
+
+    /// The striker shot from north at 1080 mm/s towards the SW pocket at a
+    /// black lying `aside` mm off its line, 144 mm short of the pocket; its
+    /// last step, as it meets the black, is slower (14 mm), and it is lost
+    /// from sight 36 mm short of the black (along the line). From then on
+    /// the black is never seen moving: a disc read as a black lies 8 mm on
+    /// from where it lay, and, if `striker_beside`, the striker lies beside
+    /// it, 40 mm off the line, found only once its track was lost, and read
+    /// as a white.
+    fn striker_lost_meeting_a_black(aside: f64, striker_beside: bool) -> Vec<SeenStroke> {
+        let path = pocket_centre(Pocket::Sw) - placed_north();
+        let along = path.normalize();
+        let across = nalgebra::Vector2::new(-along.y, along.x);
+        let black = placed_north() + path * 0.8 + across * aside;
+        let on_line = placed_north() + path * 0.8;
+        let to_go_at_strike = path.norm() * 0.8;
+        // Distances still to go to the black along the line, frame by frame.
+        let mut to_go: Vec<f64> = (0..)
+            .map(|k| 50.0 + 36.0 * f64::from(k))
+            .take_while(|&d| d < to_go_at_strike)
+            .collect();
+        to_go.push(to_go_at_strike);
+        to_go.reverse();
+        to_go.push(36.0);
+        let struck_frames = to_go.len() as u32;
+        run((0..70).map(move |i| match i {
+            0..10 => vec![
+                disc(Piece::Striker, placed_north()),
+                disc(Piece::Black, black),
+            ],
+            _ if i < 10 + struck_frames => vec![
+                disc(Piece::Striker, on_line - along * to_go[(i - 10) as usize]),
+                disc(Piece::Black, black),
+            ],
+            _ => {
+                let mut discs = vec![disc(Piece::Black, black + along * 8.0)];
+                if striker_beside && i >= 12 + struck_frames {
+                    discs.push(disc(Piece::White, black + across * 40.0));
+                }
+                discs
+            }
+        }))
+    }
+
+    #[test]
+    fn a_striker_lost_as_it_met_a_piece_and_never_seen_again_stopped_in_its_place() {
+        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
+            strokes
+                .iter()
+                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
+                .collect()
+        };
+        // Met full on: the striker stopped where the black lay, and the
+        // black went on into the SW pocket.
+        let full = striker_lost_meeting_a_black(0.0, false);
+        assert_eq!(full.len(), 1, "{full:?}");
+        assert_eq!(
+            pocketed(&full),
+            vec![(Piece::Black, Some(Pocket::Sw))],
+            "{full:?}"
+        );
+        // The striker seen at rest beside the black (as a white): nothing
+        // went in.
+        let beside = striker_lost_meeting_a_black(0.0, true);
+        assert_eq!(pocketed(&beside), vec![], "{beside:?}");
+        // Met on its edge: knocked off to the side, away from the pocket.
+        let glancing = striker_lost_meeting_a_black(30.0, false);
+        assert_eq!(pocketed(&glancing), vec![], "{glancing:?}");
+    }
+
+    /// Tracks as the machine is handed them: the striker (track 1) placed
+    /// at north on x = -200 and shot south at 1200 mm/s from frame 10. Its
+    /// track is left behind on the fourth frame (lost, then dropped three
+    /// frames on) while a track read as a white (3) 25 mm ahead goes on with
+    /// it: born that frame, or, where `white_lay_before`, a white lying
+    /// there from the start (a piece the striker met). The white passes
+    /// 33 mm east of a black (2) lying at (-233, -300), which touches a
+    /// striker there, not a white; the black is never seen moving, only
+    /// gone as the white comes level with it, and dropped six frames on.
+    /// The white stops at y = -320.
+    fn striker_split_passing_a_black(white_lay_before: bool) -> Vec<SeenStroke> {
+        let black_at = Point2::new(-233.0, -300.0);
+        let striker_y = |i: u32| (259.0 - 40.0 * (f64::from(i) - 10.0).max(0.0)).max(-320.0);
+        let moving = |mut track: Track, y: f64, before: f64| {
+            track.position = Point2::new(-200.0, y);
+            track.velocity = Vector2::new(0.0, (y - before) * 30.0);
+            track
+        };
+        let (striker, black, white) = (
+            track_of(1, Piece::Striker, Point2::new(-200.0, 259.0)),
+            track_of(2, Piece::Black, black_at),
+            track_of(3, Piece::White, Point2::new(-200.0, 0.0)),
+        );
+        let vanished = |id: u32, piece: Piece, at: Point2<f64>, i: u32| TrackEvent::Vanished {
+            id: TrackId(id),
+            piece,
+            last_seen: at,
+            heading_to: at,
+            speed: 0.0,
+            t: f64::from(i) * FRAME_S,
+            hand_present: false,
+        };
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let mut black_gone = None;
+        for i in 0..70u32 {
+            let (y, before) = (striker_y(i), striker_y(i.saturating_sub(1)));
+            let mut tracks = Vec::new();
+            let mut events = Vec::new();
+            match i {
+                0..14 => {
+                    tracks.push(moving(striker.clone(), y, before));
+                    if white_lay_before {
+                        tracks.push(moving(
+                            white.clone(),
+                            striker_y(14) - 25.0,
+                            striker_y(14) - 25.0,
+                        ));
+                    }
+                }
+                14 => {
+                    tracks.push(moving(striker.clone(), y, before));
+                    tracks.push(moving(white.clone(), y - 25.0, y - 25.0));
+                }
+                _ => {
+                    tracks.push(moving(white.clone(), y, before));
+                    if i == 17 {
+                        events.push(vanished(
+                            1,
+                            Piece::Striker,
+                            Point2::new(-200.0, striker_y(14)),
+                            i,
+                        ));
+                    }
+                }
+            }
+            if y > -290.0 {
+                tracks.push(black.clone());
+            } else if black_gone.is_none() {
+                black_gone = Some(i);
+            }
+            if black_gone == Some(i.saturating_sub(6)) && i >= 6 {
+                events.push(vanished(2, Piece::Black, black_at, i));
+            }
+            machine.push(&TrackFrame {
+                index: u64::from(i),
+                t: f64::from(i) * FRAME_S,
+                tracks,
+                events,
+                hand_present: false,
+                hand_seats: Vec::new(),
+                tentative: Vec::new(),
+            });
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_white_track_gone_on_with_the_striker_as_it_was_lost_is_the_striker() {
+        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
+            strokes
+                .iter()
+                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
+                .collect()
+        };
+        // Met by the striker (seen as a white), the black was knocked
+        // west-south-west into the SW pocket.
+        let split = striker_split_passing_a_black(false);
+        assert_eq!(split.len(), 1, "{split:?}");
+        assert_eq!(
+            pocketed(&split),
+            vec![(Piece::Black, Some(Pocket::Sw))],
+            "{split:?}"
+        );
+        assert!(
+            split[0]
+                .vision
+                .alerts
+                .iter()
+                .any(|a| a.message.contains("the striker seen twice")),
+            "{split:?}"
+        );
+        // A white that lay there before the strike is a piece the striker
+        // sent on: carromman-sized, it passed the black without touching.
+        let knocked_on = striker_split_passing_a_black(true);
+        assert_eq!(pocketed(&knocked_on), vec![], "{knocked_on:?}");
     }
 
     #[test]
