@@ -152,6 +152,10 @@ const HAND_ENTRY_BAND_MM: f64 = 25.0;
 /// A hand's blob is at least this many carromman radii thick somewhere.
 const HAND_MIN_THICKNESS_FRACTION: f64 = 1.2;
 
+/// How far (mm) past the playing surface's edge a blob thin until closed
+/// (see [`Detector::closed_thickness`]) must reach in to be an arm.
+const HAND_FRAGMENTS_MIN_REACH_MM: f64 = 50.0;
+
 /// Width (px) of the dilation that joins the parts of an arm.
 const HAND_JOIN_PX: i32 = 7;
 
@@ -161,6 +165,18 @@ const DISTANCE_MASK_REACH_PX: i32 = 2;
 
 /// Margin (mm) added round a hand's box: fingers cast shadows and blur.
 const HAND_MARGIN_MM: f64 = 15.0;
+
+/// How far (mm) a box from `min` to `max` (board mm) reaches in over the
+/// playing surface from the side of `seat`.
+fn reach_in_mm(seat: Seat, min: Point2<f64>, max: Point2<f64>) -> f64 {
+    HALF_SURFACE_MM
+        + match seat {
+            Seat::South => max.y,
+            Seat::North => -min.y,
+            Seat::East => -min.x,
+            Seat::West => max.x,
+        }
+}
 
 /// Of the 19 break pieces, at least this many must show the expected colour
 /// for the first frame to be taken as the break arrangement.
@@ -440,7 +456,7 @@ impl Detector {
             .last_t
             .map_or(0.0, |last| (view.t - last).clamp(0.0, 1.0));
         self.last_t = Some(view.t);
-        let hands = self.remove_hands(known, since_s)?;
+        let hands = self.remove_hands(bytes, known, since_s)?;
         let discs = self.find_discs(bytes, None)?;
         let still_there = self.still_there(known);
         let looks_changed = self.looks_changed(bytes, known);
@@ -550,6 +566,7 @@ impl Detector {
     /// not a hand: see [`Detector::mostly_known_discs`].
     fn remove_hands(
         &mut self,
+        bytes: &[u8],
         known: &[KnownDisc],
         since_s: f64,
     ) -> Result<Vec<Occluder>, DetectError> {
@@ -580,10 +597,7 @@ impl Detector {
         let mut hands = Vec::new();
         let mut hand_blobs = Vec::new();
         for blob in self.edge_blobs.blobs() {
-            if blob.thickness < min_thickness
-                || (blob.area as f64) < HAND_MIN_STRIKER_AREAS * striker_area
-                || self.mostly_known_discs(blob, known, since_s, striker_area)
-            {
+            if (blob.area as f64) < HAND_MIN_STRIKER_AREAS * striker_area {
                 continue;
             }
             let corner_a = self
@@ -592,12 +606,29 @@ impl Detector {
             let corner_b = self
                 .frame
                 .px_to_board(Point2::new((blob.right + 1) as f64, blob.top as f64));
+            let enters_from = self.entry_side(self.edge_blobs.pixels(blob));
+            // An arm the colour of the board shows as fragments, thick only
+            // once the gaps the join bridged are filled. So does the ghost
+            // of a hand the model learned: one that rested on the frame
+            // lies along the edge, or looks like the empty board; the one
+            // over the first frame, that set out the break still looked
+            // for, is joined to the pieces it left.
+            let thick = blob.thickness >= min_thickness
+                || (!self.break_pending
+                    && enters_from.is_some_and(|seat| {
+                        reach_in_mm(seat, corner_a, corner_b) >= HAND_FRAGMENTS_MIN_REACH_MM
+                    })
+                    && self.closed_thickness(blob)? >= min_thickness
+                    && !self.ghost_of_a_hand(bytes, blob));
+            if !thick || self.mostly_known_discs(blob, known, since_s, striker_area) {
+                continue;
+            }
             let margin = Vector2::new(HAND_MARGIN_MM, HAND_MARGIN_MM);
             hands.push(Occluder {
                 min: corner_a - margin,
                 max: corner_b + margin,
                 cause: OcclusionCause::Hand,
-                enters_from: self.entry_side(self.edge_blobs.pixels(blob)),
+                enters_from,
             });
             hand_blobs.push(blob.clone());
         }
@@ -720,6 +751,99 @@ impl Detector {
                 CV_32F,
             ),
         )
+    }
+
+    /// Whether `blob` is where the model learned a hand that has gone: the
+    /// view, where the blob lies on the playing surface, looks like the
+    /// predicted empty board, not the model (see
+    /// [`Detector::looks_like_empty_board`]).
+    fn ghost_of_a_hand(&self, bytes: &[u8], blob: &Blob) -> bool {
+        let side = self.side as usize;
+        let (mut sum, mut count) = (Vector2::zeros(), 0.0);
+        for &i in self.edge_blobs.pixels(blob) {
+            let px = Point2::new((i % side) as f64, (i / side) as f64);
+            let board = self.frame.px_to_board(px);
+            if board.x.abs() < HALF_SURFACE_MM && board.y.abs() < HALF_SURFACE_MM {
+                sum += px.coords;
+                count += 1.0;
+            }
+        }
+        if count == 0.0 {
+            return false;
+        }
+        let centre = sum / count;
+        let radius = self.mm_to_px(CARROMMAN_RADIUS_MM);
+        let seen = mean_bgr(
+            bytes,
+            side,
+            centre.x,
+            centre.y,
+            COLOUR_SAMPLE_FRACTION * radius,
+        );
+        self.looks_like_empty_board(&seen, centre.x, centre.y, radius)
+    }
+
+    /// How thick `blob` of the joined foreground is once closed: its joined
+    /// pixels shrunk back by the join (a morphological closing of the
+    /// opened foreground, this blob alone), so that gaps the join bridged
+    /// count as foreground. Pieces lying in a row stay a piece thick.
+    fn closed_thickness(&self, blob: &Blob) -> Result<f32, DetectError> {
+        let side = self.side as usize;
+        // Room for the erosion to see background round the blob.
+        let pad = HAND_JOIN_PX as usize;
+        let (x0, y0) = (blob.left.saturating_sub(pad), blob.top.saturating_sub(pad));
+        let (x1, y1) = (
+            (blob.right + pad + 1).min(side),
+            (blob.bottom + pad + 1).min(side),
+        );
+        let (width, height) = (x1 - x0, y1 - y0);
+        let mut joined = vec![0u8; width * height];
+        for &i in self.edge_blobs.pixels(blob) {
+            let (x, y) = (i % side, i / side);
+            joined[(y - y0) * width + (x - x0)] = 255;
+        }
+        let joined = cv(
+            "copying a blob to close",
+            Mat::new_rows_cols_with_data(height as i32, width as i32, &joined),
+        )?;
+        let mut closed = Mat::default();
+        // Past the view's edge the arm goes on: no background there.
+        cv(
+            "closing a blob",
+            imgproc::erode(
+                &joined,
+                &mut closed,
+                &self.join_kernel,
+                Point::new(-1, -1),
+                1,
+                core::BORDER_REPLICATE,
+                Scalar::all(0.0),
+            ),
+        )?;
+        let mut distance = Mat::default();
+        cv(
+            "measuring a closed blob's thickness",
+            imgproc::distance_transform(
+                &closed,
+                &mut distance,
+                imgproc::DIST_L2,
+                imgproc::DIST_MASK_5,
+                CV_32F,
+            ),
+        )?;
+        let mut max = 0.0;
+        cv(
+            "reading a closed blob's thickness",
+            core::min_max_loc(
+                &distance,
+                None,
+                Some(&mut max),
+                None,
+                None,
+                &core::no_array(),
+            ),
+        )?;
+        Ok(max as f32)
     }
 
     /// The side of the board a hand's pixels cross most often along the
@@ -1800,6 +1924,43 @@ mod tests {
         .unwrap();
     }
 
+    /// Paints an arm the colour of the board as the foreground shows it:
+    /// skin-coloured patches `patch_mm` square, `gap_mm` apart, over the box
+    /// from `min` to `max` (board mm).
+    fn paint_arm_in_fragments(
+        view: &mut Rectified,
+        min: (f64, f64),
+        max: (f64, f64),
+        (patch_mm, gap_mm): (f64, f64),
+    ) {
+        let frame = view.frame;
+        let step = patch_mm + gap_mm;
+        let mut y = min.1;
+        while y < max.1 {
+            let mut x = min.0;
+            while x < max.0 {
+                let a = frame.board_to_px(Point2::new(x, y + patch_mm));
+                let b = frame.board_to_px(Point2::new(x + patch_mm, y));
+                imgproc::rectangle(
+                    &mut view.image,
+                    core::Rect::new(
+                        a.x.round() as i32,
+                        a.y.round() as i32,
+                        (b.x - a.x).round() as i32,
+                        (b.y - a.y).round() as i32,
+                    ),
+                    Scalar::new(90.0, 120.0, 170.0, 0.0),
+                    imgproc::FILLED,
+                    imgproc::LINE_8,
+                    0,
+                )
+                .unwrap();
+                x += step;
+            }
+            y += step;
+        }
+    }
+
     fn placed(piece: Piece, x: f64, y: f64) -> PlacedPiece {
         PlacedPiece {
             piece,
@@ -2062,6 +2223,57 @@ mod tests {
         let detections = detector.detect(&view, &known).unwrap();
         assert!(detections.hand_present());
         assert_eq!(detections.hand_seats(), vec![Seat::South]);
+    }
+
+    #[test]
+    fn an_arm_seen_only_in_fragments_is_a_hand_unless_it_lies_along_the_edge() {
+        let seen_with_arm = |max_y: f64| {
+            let mut view = view_of(&[]);
+            paint_arm_in_fragments(&mut view, (-40.0, -480.0), (40.0, max_y), (24.0, 10.0));
+            let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+            detector.detect(&view, &[]).unwrap()
+        };
+        // Reaching 250 mm in from the south side, no patch a piece thick.
+        let reaching_in = seen_with_arm(-120.0);
+        assert!(reaching_in.hand_present(), "{:?}", reaching_in.discs);
+        assert_eq!(reaching_in.hand_seats(), vec![Seat::South]);
+        assert!(reaching_in.is_occluded(Point2::new(0.0, -200.0), 0.0));
+        // Lying along the south side, 16 mm in (the ghost a hand resting on
+        // the frame leaves in the model): not an arm.
+        let along_the_edge = seen_with_arm(-360.0);
+        assert!(
+            !along_the_edge.hand_present(),
+            "{:?}",
+            along_the_edge.occluders
+        );
+    }
+
+    #[test]
+    fn the_ghost_of_an_arm_the_model_learned_is_no_hand() {
+        let pieces = break_arrangement(Seat::South);
+        let mut detector = detector();
+        assert!(
+            detector
+                .detect(&view_of(&pieces), &[])
+                .unwrap()
+                .break_arrangement
+        );
+        // An arm in fragments rests over the south half for five seconds:
+        // a hand, until the model has learned it.
+        let mut resting = view_of(&pieces);
+        paint_arm_in_fragments(&mut resting, (-40.0, -480.0), (40.0, -150.0), (24.0, 10.0));
+        let mut frame = |view: &mut Rectified, index: u64| {
+            view.index = index;
+            view.t = index as f64 / 30.0;
+            detector.detect(view, &[]).unwrap()
+        };
+        assert!(frame(&mut resting, 1).hand_present());
+        for index in 2..150 {
+            frame(&mut resting, index);
+        }
+        // The arm gone, the board where it lay differs from the model.
+        let later = frame(&mut view_of(&pieces), 150);
+        assert!(!later.hand_present(), "{:?}", later.occluders);
     }
 
     #[test]
