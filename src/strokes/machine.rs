@@ -1340,8 +1340,13 @@ impl StrokeMachine {
                                     pocket_ahead(last_seen, set_off, set_off.norm())
                                 })
                         } else {
-                            // A disc seen knocking it is evidence a hand is not.
-                            knocked_towards(&self.recent, id, last_seen, striker)
+                            // A disc seen knocking it is evidence a hand is not;
+                            // so is the piece glimpsed on its way.
+                            knocked_towards(&self.recent, id, last_seen, striker).or_else(|| {
+                                (piece != Piece::Striker)
+                                    .then(|| glimpsed_leaving(&self.recent, frame, id, last_seen))
+                                    .flatten()
+                            })
                         };
                         match pocket {
                             Some(pocket) => self.lost_towards_pocket.push(LostTowardsPocket {
@@ -2797,6 +2802,49 @@ fn knocked_towards(
     pocket_ahead(at, knock, first.velocity.norm()).or_else(|| pocket_beside(at, knock))
 }
 
+/// The pocket a piece `lost` from sight where it lay (at `lay`) was
+/// glimpsed heading for: a disc seen once, in one of the few frames after
+/// its last sighting, a step of a moving piece away from where it lay,
+/// whose track was never confirmed (not one of the discs seen in the
+/// `recent` frames, nor of `now`'s tracks), with a pocket straight ahead of
+/// it on that course. A black on dark ink, or a piece struck by a striker
+/// never seen, leaves its place unseen but for such a glimpse.
+fn glimpsed_leaving(
+    recent: &VecDeque<Positions>,
+    now: &TrackFrame,
+    lost: TrackId,
+    lay: Point2<f64>,
+) -> Option<Pocket> {
+    let last = recent.iter().rposition(|f| f.disc(lost).is_some())?;
+    let confirmed = |id: TrackId| {
+        now.tracks.iter().any(|t| t.id == id) || recent.iter().any(|f| f.disc(id).is_some())
+    };
+    recent
+        .range(last + 1..(last + 1 + BRIDGED_FRAMES).min(recent.len()))
+        .find_map(|f| {
+            let dt = f.t - recent[last].t;
+            f.tentative.iter().find_map(|&(id, at)| {
+                let step = at - lay;
+                let moved = step.norm() >= CARROMMAN_RADIUS_MM
+                    && step.norm() <= GLIMPSE_MAX_SPEED_MM_S * dt
+                    && !confirmed(id);
+                moved
+                    .then(|| pocket_ahead(at, step, step.norm() / dt.max(1e-6)))
+                    .flatten()
+                    .filter(|&pocket| (pocket_centre(pocket) - at).norm() <= GLIMPSE_NEAR_POCKET_MM)
+            })
+        })
+}
+
+/// How near a pocket (mm, centre to centre) a glimpse must be for
+/// [`glimpsed_leaving`]: one disc seen once aims too roughly to send a piece
+/// further.
+const GLIMPSE_NEAR_POCKET_MM: f64 = 150.0;
+
+/// The fastest a piece knocked from rest is taken to leave (mm/s) by
+/// [`glimpsed_leaving`]: faster steps are other discs.
+const GLIMPSE_MAX_SPEED_MM_S: f64 = 2400.0;
+
 /// The speed (mm/s) of a piece `knocked` from rest and seen once on its
 /// way: at least that of the step it was seen to make, and at least the
 /// knocking disc's speed along that step. The step alone reads slow, as
@@ -4155,6 +4203,64 @@ mod tests {
         // sent on: carromman-sized, it passed the black without touching.
         let knocked_on = striker_split_passing_a_black(true);
         assert_eq!(pocketed(&knocked_on), vec![], "{knocked_on:?}");
+    }
+
+    #[test]
+    fn a_piece_lost_where_it_lay_and_glimpsed_leaving_went_where_it_headed() {
+        // Clip 2448: a black lying 85 mm from the NE pocket, never seen
+        // moving, glimpsed once two frames on, 44 mm nearer the pocket.
+        let lay = Point2::new(296.0, 281.0);
+        let frames = |glimpse: Point2<f64>, confirmed_later: bool| -> VecDeque<Positions> {
+            (0..5u32)
+                .map(|i| {
+                    let mut discs = Vec::new();
+                    if i < 3 {
+                        discs.push((TrackId(3), lay, CARROMMAN_RADIUS_MM));
+                    }
+                    if confirmed_later && i == 4 {
+                        discs.push((TrackId(50), glimpse, CARROMMAN_RADIUS_MM));
+                    }
+                    Positions {
+                        t: f64::from(i) * FRAME_S,
+                        discs,
+                        tentative: if i == 4 {
+                            vec![(TrackId(50), glimpse)]
+                        } else {
+                            Vec::new()
+                        },
+                    }
+                })
+                .collect()
+        };
+        let now = at_rest_with(Vec::new());
+        let towards_ne = Point2::new(320.0, 318.0);
+        assert_eq!(
+            glimpsed_leaving(&frames(towards_ne, false), &now, TrackId(3), lay),
+            Some(Pocket::Ne)
+        );
+        // Glimpsed heading for a pocket across the board: too rough an aim.
+        let far = Point2::new(-100.0, -100.0);
+        let across = far + (far - pocket_centre(Pocket::Sw)).normalize() * -40.0;
+        assert_eq!(
+            glimpsed_leaving(&frames(across, false), &now, TrackId(3), far),
+            None
+        );
+        // A track confirmed there is another disc, not a glimpse.
+        assert_eq!(
+            glimpsed_leaving(&frames(towards_ne, true), &now, TrackId(3), lay),
+            None
+        );
+        // Too far for two frames, or heading past the pocket: no glimpse of it.
+        let too_far = lay + (towards_ne - lay) * 4.0;
+        assert_eq!(
+            glimpsed_leaving(&frames(too_far, false), &now, TrackId(3), lay),
+            None
+        );
+        let aside = Point2::new(340.0, 280.0);
+        assert_eq!(
+            glimpsed_leaving(&frames(aside, false), &now, TrackId(3), lay),
+            None
+        );
     }
 
     #[test]
