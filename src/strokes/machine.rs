@@ -2562,15 +2562,10 @@ impl StoppedOnAPiece {
     }
 
     fn record_in(&self, stroke: &mut SeenStroke) {
-        stroke.stroke.pocketed.push(PocketedPiece {
-            piece: self.piece,
-            pocket: Some(self.pocket),
-            t: Some(self.t),
-            late: false,
-        });
-        stroke.vision.alerts.push(VisionNote {
-            t: self.t,
-            message: format!(
+        record_unseen_pocketing(
+            stroke,
+            (self.piece, self.pocket, self.t),
+            format!(
                 "the striker was lost from sight as it met a {} lying at ({:.0}, {:.0}) mm, and no striker was seen at rest: the striker stopped there, and the {} went into the {} pocket it was knocked towards",
                 self.piece,
                 self.lay.x,
@@ -2578,7 +2573,7 @@ impl StoppedOnAPiece {
                 self.piece,
                 self.pocket.name()
             ),
-        });
+        );
     }
 }
 
@@ -2659,23 +2654,34 @@ impl LostTowardsPocket {
         if seen_going_in {
             return;
         }
-        stroke.stroke.pocketed.push(PocketedPiece {
-            piece: self.piece,
-            pocket: Some(self.pocket),
-            t: Some(self.t),
-            late: false,
-        });
-        stroke.vision.alerts.push(VisionNote {
-            t: self.t,
-            message: format!(
+        record_unseen_pocketing(
+            stroke,
+            (self.piece, self.pocket, self.t),
+            format!(
                 "a {} lost from sight at ({:.0}, {:.0}) mm speeding at the {} pocket, not seen again: taken as pocketed there",
                 self.piece,
                 self.last_seen.x,
                 self.last_seen.y,
                 self.pocket.name()
             ),
-        });
+        );
     }
+}
+
+/// Records in `stroke` a pocketing never seen, of `piece` into `pocket` at
+/// `t` (s), with the alert that says why it was judged so.
+fn record_unseen_pocketing(
+    stroke: &mut SeenStroke,
+    (piece, pocket, t): (Piece, Pocket, f64),
+    why: String,
+) {
+    stroke.stroke.pocketed.push(PocketedPiece {
+        piece,
+        pocket: Some(pocket),
+        t: Some(t),
+        late: false,
+    });
+    stroke.vision.alerts.push(VisionNote { t, message: why });
 }
 
 /// A piece is heading straight for a pocket when the pocket's centre lies
@@ -3978,6 +3984,14 @@ mod tests {
         }
     }
 
+    /// Every pocketing of `strokes`, piece and pocket, in order.
+    fn pocketed_in(strokes: &[SeenStroke]) -> Vec<(Piece, Option<Pocket>)> {
+        strokes
+            .iter()
+            .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
+            .collect()
+    }
+
     /// The striker shot from north at the SW pocket over a white lying on
     /// its path, moved `aside` mm off the line; the white is never seen
     /// moving (a white on light wood), only gone once the striker is there.
@@ -3997,22 +4011,16 @@ mod tests {
 
     #[test]
     fn a_resting_piece_gone_unseen_as_the_striker_meets_it_went_where_it_was_knocked() {
-        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
-            strokes
-                .iter()
-                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
-                .collect()
-        };
         // Met full on: knocked straight on into the SW pocket.
         let full = white_in_the_striker_path(0.0);
         assert!(
-            pocketed(&full).contains(&(Piece::White, Some(Pocket::Sw))),
+            pocketed_in(&full).contains(&(Piece::White, Some(Pocket::Sw))),
             "{full:?}"
         );
         // Met on its edge: sent off at an angle, away from every pocket.
         let glancing = white_in_the_striker_path(30.0);
         assert!(
-            pocketed(&glancing)
+            pocketed_in(&glancing)
                 .iter()
                 .all(|&(piece, _)| piece != Piece::White),
             "{glancing:?}"
@@ -4064,28 +4072,22 @@ mod tests {
 
     #[test]
     fn a_striker_lost_as_it_met_a_piece_and_never_seen_again_stopped_in_its_place() {
-        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
-            strokes
-                .iter()
-                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
-                .collect()
-        };
         // Met full on: the striker stopped where the black lay, and the
         // black went on into the SW pocket.
         let full = striker_lost_meeting_a_black(0.0, false);
         assert_eq!(full.len(), 1, "{full:?}");
         assert_eq!(
-            pocketed(&full),
+            pocketed_in(&full),
             vec![(Piece::Black, Some(Pocket::Sw))],
             "{full:?}"
         );
         // The striker seen at rest beside the black (as a white): nothing
         // went in.
         let beside = striker_lost_meeting_a_black(0.0, true);
-        assert_eq!(pocketed(&beside), vec![], "{beside:?}");
+        assert_eq!(pocketed_in(&beside), vec![], "{beside:?}");
         // Met on its edge: knocked off to the side, away from the pocket.
         let glancing = striker_lost_meeting_a_black(30.0, false);
-        assert_eq!(pocketed(&glancing), vec![], "{glancing:?}");
+        assert_eq!(pocketed_in(&glancing), vec![], "{glancing:?}");
     }
 
     /// Tracks as the machine is handed them: the striker (track 1) placed
@@ -4176,18 +4178,12 @@ mod tests {
 
     #[test]
     fn a_white_track_gone_on_with_the_striker_as_it_was_lost_is_the_striker() {
-        let pocketed = |strokes: &[SeenStroke]| -> Vec<(Piece, Option<Pocket>)> {
-            strokes
-                .iter()
-                .flat_map(|s| s.stroke.pocketed.iter().map(|p| (p.piece, p.pocket)))
-                .collect()
-        };
         // Met by the striker (seen as a white), the black was knocked
         // west-south-west into the SW pocket.
         let split = striker_split_passing_a_black(false);
         assert_eq!(split.len(), 1, "{split:?}");
         assert_eq!(
-            pocketed(&split),
+            pocketed_in(&split),
             vec![(Piece::Black, Some(Pocket::Sw))],
             "{split:?}"
         );
@@ -4202,7 +4198,7 @@ mod tests {
         // A white that lay there before the strike is a piece the striker
         // sent on: carromman-sized, it passed the black without touching.
         let knocked_on = striker_split_passing_a_black(true);
-        assert_eq!(pocketed(&knocked_on), vec![], "{knocked_on:?}");
+        assert_eq!(pocketed_in(&knocked_on), vec![], "{knocked_on:?}");
     }
 
     #[test]
