@@ -2532,8 +2532,8 @@ impl StoppedOnAPiece {
     /// is seen anywhere, and the piece's track lies, alone, where the striker
     /// would have stopped (beyond the striker's last sighting, within
     /// touching of where the piece lay). A striker seen anywhere, a disc
-    /// seen beside the piece, or the piece's own track gone (judged as it was lost) or `pocketed`
-    /// already, says otherwise.
+    /// seen beside the piece, or the piece's own track gone (judged as it
+    /// was lost) or `pocketed` already, says otherwise.
     fn went_in_judged_at_rest(
         &self,
         at_rest: &TrackFrame,
@@ -2813,8 +2813,8 @@ fn knocked_towards(
 /// its last sighting, a step of a moving piece away from where it lay,
 /// whose track was never confirmed (not one of the discs seen in the
 /// `recent` frames, nor of `now`'s tracks), with a pocket straight ahead of
-/// it on that course. A black on dark ink, or a piece struck by a striker
-/// never seen, leaves its place unseen but for such a glimpse.
+/// it on that course. A piece struck by a striker first seen only after the
+/// hit leaves its place unseen but for such a glimpse.
 fn glimpsed_leaving(
     recent: &VecDeque<Positions>,
     now: &TrackFrame,
