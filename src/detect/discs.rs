@@ -606,7 +606,11 @@ impl Detector {
             let corner_b = self
                 .frame
                 .px_to_board(Point2::new((blob.right + 1) as f64, blob.top as f64));
-            let enters_from = self.entry_side(self.edge_blobs.pixels(blob));
+            // Where it comes in, read off its pixels once, and only for a
+            // blob that needs it.
+            let mut side_read = None;
+            let mut enters_from =
+                || *side_read.get_or_insert_with(|| self.entry_side(self.edge_blobs.pixels(blob)));
             // An arm the colour of the board shows as fragments, thick only
             // once the gaps the join bridged are filled. So does the ghost
             // of a hand the model learned: one that rested on the frame
@@ -615,7 +619,7 @@ impl Detector {
             // for, is joined to the pieces it left.
             let thick = blob.thickness >= min_thickness
                 || (!self.break_pending
-                    && enters_from.is_some_and(|seat| {
+                    && enters_from().is_some_and(|seat| {
                         reach_in_mm(seat, corner_a, corner_b) >= HAND_FRAGMENTS_MIN_REACH_MM
                     })
                     && self.closed_thickness(blob)? >= min_thickness
@@ -623,6 +627,7 @@ impl Detector {
             if !thick || self.mostly_known_discs(blob, known, since_s, striker_area) {
                 continue;
             }
+            let enters_from = enters_from();
             let margin = Vector2::new(HAND_MARGIN_MM, HAND_MARGIN_MM);
             hands.push(Occluder {
                 min: corner_a - margin,

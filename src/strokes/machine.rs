@@ -2249,20 +2249,31 @@ fn struck_lying_still(
     other: TrackId,
     met: usize,
 ) -> bool {
-    let before = || recent.range(..met);
-    let spots: Vec<Point2<f64>> = before()
-        .filter_map(|f| f.disc(other))
-        .map(|(at, _)| at)
-        .collect();
-    let Some(&spot) = spots.last() else {
+    let Some(spot) = lying_still_before(recent, other, met, STRUCK_STILL_FRAMES) else {
         return false;
     };
-    spots.len() >= STRUCK_STILL_FRAMES
-        && spots.iter().all(|at| (at - spot).norm() <= SAME_SPOT_MM)
-        && before().any(|f| {
-            f.disc(lost)
-                .is_some_and(|(at, _)| (at - spot).norm() > 2.0 * CARROMMAN_RADIUS_MM)
-        })
+    recent.range(..met).any(|f| {
+        f.disc(lost)
+            .is_some_and(|(at, _)| (at - spot).norm() > 2.0 * CARROMMAN_RADIUS_MM)
+    })
+}
+
+/// Where `id` lay, if its sightings in the `recent` frames before the
+/// `before`-th, `frames` of them at least, all lie on one spot: its latest.
+fn lying_still_before(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+    before: usize,
+    frames: usize,
+) -> Option<Point2<f64>> {
+    let spots: Vec<Point2<f64>> = recent
+        .range(..before)
+        .filter_map(|f| f.disc(id))
+        .map(|(at, _)| at)
+        .collect();
+    let &spot = spots.last()?;
+    (spots.len() >= frames && spots.iter().all(|at| (at - spot).norm() <= SAME_SPOT_MM))
+        .then_some(spot)
 }
 
 /// Sightings on one spot that show a piece lay still before it was struck.
@@ -2491,18 +2502,11 @@ impl StoppedOnAPiece {
                 piece.piece != Piece::Striker && lying_before.binary_search(&piece.id).is_ok()
             })
             .filter_map(|piece| {
-                let spots: Vec<Point2<f64>> = recent
-                    .range(..last_sighting)
-                    .filter_map(|f| f.disc(piece.id))
-                    .map(|(at, _)| at)
-                    .collect();
-                let &lay = spots.last()?;
-                let still = spots.len() >= STOPPED_ON_LAY_FRAMES
-                    && spots.iter().all(|at| (at - lay).norm() <= SAME_SPOT_MM);
+                let lay =
+                    lying_still_before(recent, piece.id, last_sighting, STOPPED_ON_LAY_FRAMES)?;
                 let apart = lay - striker_last_seen;
-                let met = still
-                    && apart.norm() <= touching + STOPPED_ON_REACH_MM
-                    && apart.dot(&course) > 0.0;
+                let met =
+                    apart.norm() <= touching + STOPPED_ON_REACH_MM && apart.dot(&course) > 0.0;
                 if !met {
                     return None;
                 }
