@@ -81,6 +81,10 @@ pub struct Track {
     /// Whether it is hidden this frame (under a hand or unknown board).
     pub hidden: bool,
     votes: [f64; 4],
+    /// The colour evidence since the piece last came to rest where it
+    /// lies, and the frames it was read in.
+    rest_votes: [f64; 4],
+    rest_frames: u32,
     seen_in_a_row: u32,
     missed: u32,
     first_seen_at: Point2<f64>,
@@ -131,11 +135,70 @@ impl Track {
 
     fn vote(&mut self, detection: &Detection) {
         let slot = piece_slot(detection.piece);
-        self.votes[slot] += 0.1 + detection.confidence;
+        let weight = 0.1 + detection.confidence;
+        self.votes[slot] += weight;
+        if self.settled_count <= 1 {
+            self.rest_votes = [0.0; 4];
+            self.rest_frames = 0;
+        }
+        self.vote_at_rest(detection);
         let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
         self.piece = best.map_or(self.piece, |slot| PIECES[slot]);
     }
+
+    /// Counts a detection's colour towards what the piece is seen as where
+    /// it lies (see [`Track::seen_as_at_rest`]).
+    fn vote_at_rest(&mut self, detection: &Detection) {
+        self.rest_votes[piece_slot(detection.piece)] += 0.1 + detection.confidence;
+        self.rest_frames += 1;
+    }
+
+    /// A carromman that has moved since it was first seen may be another
+    /// piece than the one its track began on (tracks cross in a melee):
+    /// once it has lain still long enough, what it is seen as there,
+    /// clearly and all along, outweighs what its track was before. Returns
+    /// that other piece, if any.
+    fn seen_as_at_rest(&self) -> Option<Piece> {
+        // Only white and black: the Queen's red is also the centre
+        // circle's and the base circles', and a track taken for her there
+        // would leap to the next disc of red seen.
+        let other = match self.piece {
+            Piece::White => Piece::Black,
+            Piece::Black => Piece::White,
+            _ => return None,
+        };
+        if self.rest_frames < RECOLOUR_REST_FRAMES
+            || (self.position - self.first_seen_at).norm() < 2.0 * CARROMMAN_RADIUS_MM
+        {
+            return None;
+        }
+        let theirs = self.rest_votes[piece_slot(other)];
+        let carrommen: f64 = self.rest_votes[..3].iter().sum();
+        (theirs >= RECOLOUR_SHARE * carrommen
+            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.rest_frames))
+        .then_some(other)
+    }
+
+    /// Takes the track for `piece` from here on.
+    fn recolour(&mut self, piece: Piece) {
+        let (own, other) = (piece_slot(self.piece), piece_slot(piece));
+        self.votes[other] = self.votes[own] + self.rest_votes[other];
+        self.piece = piece;
+    }
 }
+
+/// Frames a moved carromman lies still before its colour there may
+/// overrule its track's ([`Track::seen_as_at_rest`]).
+const RECOLOUR_REST_FRAMES: u32 = 8;
+
+/// The least mean vote (0.1 + confidence) a frame at rest the other colour
+/// needs: a piece lying in shadow or on the board's drawing is read weakly,
+/// and its track knows better.
+const RECOLOUR_MIN_MEAN_VOTE: f64 = 0.6;
+
+/// Share of the carromman colour votes at rest the other colour needs to
+/// overrule.
+const RECOLOUR_SHARE: f64 = 0.8;
 
 /// Most detections averaged into a resting piece's position.
 const MAX_SETTLED_SAMPLES: u32 = 30;
@@ -458,7 +521,15 @@ impl Tracker {
                 Some((distance, di)) if distance <= self.options.jitter_mm => {
                     apply_detection(track, &detections.discs[di], dt, &self.options);
                 }
-                _ => {
+                Some((_, di)) => {
+                    // Its place is held, but the disc seen on it still
+                    // says what it is.
+                    track.vote_at_rest(&detections.discs[di]);
+                    track.velocity *= 1.0 - self.options.velocity_weight;
+                    track.hidden = false;
+                    track.missed = 0;
+                }
+                None => {
                     track.velocity *= 1.0 - self.options.velocity_weight;
                     track.hidden = false;
                     track.missed = 0;
@@ -579,6 +650,8 @@ impl Tracker {
                 ));
             }
         }
+        self.knocked_pieces_found_moving(&mut keep, &mut events, dt);
+        self.recolour_resting();
         let mut index = 0;
         self.tracks.retain(|_| {
             index += 1;
@@ -608,6 +681,8 @@ impl Tracker {
                 confirmed: self.options.confirm_frames <= 1,
                 hidden: false,
                 votes: [0.0; 4],
+                rest_votes: [0.0; 4],
+                rest_frames: 0,
                 seen_in_a_row: 1,
                 missed: 0,
                 first_seen_at: detection.centre,
@@ -641,6 +716,89 @@ impl Tracker {
                 .filter(|t| t.seen_this_frame())
                 .map(|t| (t.id, t.position))
                 .collect(),
+        }
+    }
+
+    /// Resting carrommen whose colour where they lie overrules their
+    /// track's ([`Track::seen_as_at_rest`]) take it.
+    fn recolour_resting(&mut self) {
+        for track in &mut self.tracks {
+            if let Some(piece) = track.seen_as_at_rest() {
+                track.recolour(piece);
+            }
+        }
+    }
+
+    /// A carromman knocked off its spot unseen, then found in motion by a
+    /// track of its own: the track confirmed this frame moving on a course
+    /// that runs back through the spot of a carromman lying unseen since
+    /// before the new track was first seen is that piece. Its track follows
+    /// the piece from here, and the new track (whose colour was read on a
+    /// blur) is dropped with its event.
+    fn knocked_pieces_found_moving(
+        &mut self,
+        keep: &mut [bool],
+        events: &mut Vec<TrackEvent>,
+        dt: f64,
+    ) {
+        if dt <= 0.0 {
+            return;
+        }
+        let mut takeovers = Vec::new();
+        for (ni, new) in self.tracks.iter().enumerate() {
+            let appeared_now = events.iter().any(|e| {
+                matches!(e, TrackEvent::Appeared { id, found_again: None, .. } if *id == new.id)
+            });
+            if !appeared_now || !keep[ni] || new.piece == Piece::Striker {
+                continue;
+            }
+            let course = new.position - new.first_seen_at;
+            let frames_seen = f64::from(new.seen_in_a_row.saturating_sub(1).max(1));
+            let speed = course.norm() / (dt * frames_seen);
+            if speed < KNOCK_SPEED_MM_S {
+                continue;
+            }
+            let heading = course.normalize();
+            let behind = self.tracks.iter().enumerate().filter(|&(ri, rest)| {
+                let back = new.first_seen_at - rest.position;
+                let along = back.dot(&heading);
+                let aside = (back - heading * along).norm();
+                keep[ri]
+                    && ri != ni
+                    && rest.confirmed
+                    && !rest.hidden
+                    && rest.piece != Piece::Striker
+                    && rest.speed() < AT_REST_MM_S
+                    && rest.missed >= new.seen_in_a_row
+                    && takeovers.iter().all(|&(taken, _)| taken != ri)
+                    && along >= 0.0
+                    && aside <= self.options.gate_mm
+                    && along <= speed * dt * f64::from(rest.missed) + rest.radius_mm()
+            });
+            let mut behind = behind.map(|(ri, _)| ri);
+            if let (Some(ri), None) = (behind.next(), behind.next()) {
+                // In a cluster the disc may as well be a neighbour knocked
+                // with it.
+                if self.among_others(&self.tracks[ri]) {
+                    continue;
+                }
+                takeovers.push((ri, ni));
+            }
+        }
+        for (ri, ni) in takeovers {
+            let new = self.tracks[ni].clone();
+            let rest = &mut self.tracks[ri];
+            rest.position = new.position;
+            rest.velocity = heading_speed(&new, dt);
+            rest.missed = 0;
+            rest.seen_in_a_row = new.seen_in_a_row;
+            rest.sighted_at = new.first_seen_at;
+            rest.settled_sum = new.position.coords;
+            rest.settled_count = 1;
+            rest.rest_votes = [0.0; 4];
+            rest.rest_frames = 0;
+            keep[ni] = false;
+            events.retain(|e| !matches!(e, TrackEvent::Appeared { id, .. } if *id == new.id));
         }
     }
 
@@ -836,6 +994,8 @@ impl Tracker {
             confirmed: true,
             hidden: false,
             votes: [0.0; 4],
+            rest_votes: [0.0; 4],
+            rest_frames: 0,
             seen_in_a_row: self.options.confirm_frames,
             missed: 0,
             first_seen_at: detection.centre,
@@ -1050,6 +1210,13 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
     track.missed = 0;
     track.seen_in_a_row = (track.seen_in_a_row + 1).min(options.confirm_frames.max(1));
     track.vote(detection);
+}
+
+/// A new track's velocity (mm/s) over its sightings so far (the smoothed
+/// one lags behind a piece already in full flight).
+fn heading_speed(track: &Track, dt: f64) -> Vector2<f64> {
+    let frames = f64::from(track.seen_in_a_row.saturating_sub(1).max(1));
+    (track.position - track.first_seen_at) / (dt * frames)
 }
 
 /// Extra cost (mm) of pairing a track with a detection of another class: a
@@ -1725,6 +1892,111 @@ mod tests {
             assert_eq!(f.tracks[0].position, Point2::new(0.0, 0.0));
             assert!(f.events.is_empty());
         }
+    }
+
+    /// A white lying at the origin goes unseen as a disc read as a black
+    /// speeds off at 1500 mm/s on a course `offset_mm` aside of the
+    /// white's spot; returns the last frame, the white's track and the
+    /// black's resting far off.
+    fn white_vanishing_as_a_black_speeds_off(offset_mm: f64) -> (TrackFrame, TrackId, TrackId) {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let seeded = tracker.seed(&frame(
+            0,
+            vec![
+                disc(Piece::White, 0.0, 0.0),
+                disc(Piece::Black, 300.0, 300.0),
+            ],
+        ));
+        let white = id_of(&seeded, Piece::White)[0];
+        let black = id_of(&seeded, Piece::Black)[0];
+        let resting_black = disc(Piece::Black, 300.0, 300.0);
+        for i in 1..4 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, 0.0, 0.0), resting_black]),
+            );
+        }
+        let mut last = None;
+        for (step, i) in (4..8u64).enumerate() {
+            let x = 50.0 * (step as f64 + 1.0);
+            let blur = disc(Piece::Black, x, offset_mm);
+            last = Some(feed(&mut tracker, frame(i, vec![blur, resting_black])));
+        }
+        (last.expect("frames fed"), white, black)
+    }
+
+    #[test]
+    fn a_piece_knocked_unseen_and_found_speeding_from_its_spot_keeps_its_identity() {
+        let (last, white, black) = white_vanishing_as_a_black_speeds_off(0.0);
+        let moving = last
+            .tracks
+            .iter()
+            .find(|t| t.position.x > 150.0)
+            .unwrap_or_else(|| panic!("no track on the moving disc: {:?}", last.tracks));
+        assert_eq!(moving.id, white, "{:?}", last.tracks);
+        assert_eq!(moving.piece, Piece::White);
+        assert!(moving.velocity.x > 1000.0, "{:?}", moving.velocity);
+        assert_eq!(last.tracks.len(), 2, "{:?}", last.tracks);
+        assert!(last.tracks.iter().any(|t| t.id == black));
+        // A disc speeding past the spot, not from it, is another piece.
+        let (last, white, _) = white_vanishing_as_a_black_speeds_off(40.0);
+        let moving = last
+            .tracks
+            .iter()
+            .find(|t| t.position.x > 150.0)
+            .unwrap_or_else(|| panic!("no track on the moving disc: {:?}", last.tracks));
+        assert_ne!(moving.id, white);
+        assert_eq!(moving.piece, Piece::Black);
+    }
+
+    /// A track seeded as a black at `(0, 0)`, sent `moved_mm` west, then
+    /// seen lying there as `seen` for `frames` frames, the first few
+    /// detected afresh and the rest held in place by the detector with the
+    /// disc seen 4 mm off its held centre.
+    fn black_track_lying_where_seen_as(seen: Piece, moved_mm: f64, frames: u64) -> Piece {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let seeded = tracker.seed(&frame(0, vec![disc(Piece::Black, 0.0, 0.0)]));
+        let id = seeded.tracks[0].id;
+        let mut index = 1;
+        for step in 1..=3 {
+            let x = -moved_mm * f64::from(step) / 3.0;
+            feed(&mut tracker, frame(index, vec![disc(Piece::Black, x, 0.0)]));
+            index += 1;
+        }
+        let mut last = None;
+        for i in 0..frames {
+            let held = i >= 3;
+            let x = -moved_mm + if held { 4.0 } else { 0.0 };
+            let mut detections = frame(index, vec![disc(seen, x, 0.0)]);
+            if held {
+                detections.still_there = vec![id.0];
+            }
+            last = Some(feed(&mut tracker, detections));
+            index += 1;
+        }
+        let last = last.expect("at least one frame at rest");
+        last.tracks
+            .iter()
+            .find(|t| t.id == id)
+            .map_or_else(|| panic!("track lost: {:?}", last.tracks), |t| t.piece)
+    }
+
+    #[test]
+    fn a_moved_carromman_seen_long_enough_where_it_lies_is_what_it_is_seen_as() {
+        // Its track began on a black in the break arrangement, but the piece
+        // lying where it stopped is a white: the tracks crossed on the way.
+        let (white, black) = (Piece::White, Piece::Black);
+        assert_eq!(black_track_lying_where_seen_as(white, 90.0, 20), white);
+        // Not as the Queen: her red is the board's drawing's too.
+        assert_eq!(
+            black_track_lying_where_seen_as(Piece::Queen, 90.0, 20),
+            black
+        );
+        // Not before it has lain there a while: a piece rolling to rest
+        // through the board's drawing is misread for a frame or two.
+        assert_eq!(black_track_lying_where_seen_as(white, 90.0, 5), black);
+        // A piece nudged less than a diameter is still the one laid there.
+        assert_eq!(black_track_lying_where_seen_as(white, 20.0, 40), black);
     }
 
     #[test]
