@@ -3083,12 +3083,13 @@ fn where_it_went(
 
 /// Whether `id`'s last two steps in the `recent` frames, its tentative
 /// sightings included, both ran at a side of the frame it `crossed`
-/// ([`Exit::Edge`]) at [`JUMP_SPEED`] or faster. A disc leaves the board
-/// only off a hard hit on the frame; a track with fewer sightings (a
-/// fragment of a withdrawing hand, a new track on a blur), or one whose last
-/// step left a resting place (a track leaping to a blob by the edge), or one
-/// creeping at the cushion, shows no such run, and its piece rebounds or was
-/// never there.
+/// ([`Exit::Edge`]) at [`JUMP_SPEED`] or faster (or, where it was last
+/// seen on the cushion still going out, the two steps before). A disc
+/// leaves the board only off a hard hit on the frame; a track with fewer
+/// sightings (a fragment of a withdrawing hand, a new track on a blur), or
+/// one whose last step left a resting place (a track leaping to a blob by
+/// the edge), or one creeping at the cushion, shows no such run, and its
+/// piece rebounds or was never there.
 fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]) -> bool {
     // Its first sightings count: a piece flung from a cluster is often
     // picked up only a frame or two short of the frame.
@@ -3096,10 +3097,28 @@ fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]
     let (Some(c), Some(b), Some(a)) = (seen.next(), seen.next(), seen.next()) else {
         return false;
     };
+    let earliest = seen.next();
     let (before, last) = (velocity_between(a, b), velocity_between(b, c));
     (0..2).any(|axis| {
         let outward = crossed[axis];
-        outward != 0.0 && before[axis] * outward >= JUMP_SPEED && last[axis] * outward >= JUMP_SPEED
+        if outward == 0.0 {
+            return false;
+        }
+        if before[axis] * outward >= JUMP_SPEED && last[axis] * outward >= JUMP_SPEED {
+            return true;
+        }
+        // Seen last on the cushion itself, the piece had hit the frame (a
+        // jump takes much of its speed) and only the part of it still over
+        // the surface was seen: its run is the two steps before, and it
+        // was still going out.
+        let on_the_cushion = c.1[axis] * outward >= HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+        earliest.is_some_and(|earliest| {
+            let first = velocity_between(earliest, a);
+            on_the_cushion
+                && last[axis] * outward > 0.0
+                && first[axis] * outward >= JUMP_SPEED
+                && before[axis] * outward >= JUMP_SPEED
+        })
     })
 }
 
@@ -4766,6 +4785,35 @@ mod tests {
         );
         assert!(overboard(&gentle).is_empty(), "{gentle:?}");
         assert!(alerted(&gentle[0], "by the cushion"), "{gentle:?}");
+    }
+
+    /// A black lying at (-100, 60) knocked west from frame 20, seen at
+    /// each of `xs` (mm, one a frame), then lost.
+    fn black_seen_going_west(xs: &'static [f64]) -> Vec<SeenStroke> {
+        run((0..70).map(move |i| {
+            let mut discs = Vec::new();
+            discs.extend(striker_struck_from_north(i));
+            let at = match i {
+                ..20 => Some(-100.0),
+                20.. => xs.get((i - 20) as usize).copied(),
+            };
+            discs.extend(at.map(|x| disc(Piece::Black, Point2::new(x, 60.0))));
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_last_seen_on_the_cushion_after_a_hard_run_left_the_board() {
+        // 2.4 m/s at the west frame, then seen once more on the cushion
+        // itself, 22 mm on (the hit on the frame took its speed): over it.
+        let jumped = black_seen_going_west(&[-180.0, -260.0, -340.0, -362.0]);
+        assert_eq!(overboard(&jumped), vec![Piece::Black], "{jumped:?}");
+        // The same run at 1.35 m/s: it rebounds, wherever it was lost.
+        let gentle = black_seen_going_west(&[-235.0, -280.0, -325.0, -362.0]);
+        assert!(overboard(&gentle).is_empty(), "{gentle:?}");
+        // Short of the cushion a slow last step is a piece slowing down.
+        let slowing = black_seen_going_west(&[-180.0, -260.0, -330.0, -345.0]);
+        assert!(overboard(&slowing).is_empty(), "{slowing:?}");
     }
 
     #[test]
