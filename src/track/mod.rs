@@ -1925,14 +1925,18 @@ mod tests {
         (last.expect("frames fed"), white, black)
     }
 
+    /// The track on the disc speeding east, past 150 mm.
+    fn track_on_the_speeding_disc(last: &TrackFrame) -> &Track {
+        last.tracks
+            .iter()
+            .find(|t| t.position.x > 150.0)
+            .unwrap_or_else(|| panic!("no track on the moving disc: {:?}", last.tracks))
+    }
+
     #[test]
     fn a_piece_knocked_unseen_and_found_speeding_from_its_spot_keeps_its_identity() {
         let (last, white, black) = white_vanishing_as_a_black_speeds_off(0.0);
-        let moving = last
-            .tracks
-            .iter()
-            .find(|t| t.position.x > 150.0)
-            .unwrap_or_else(|| panic!("no track on the moving disc: {:?}", last.tracks));
+        let moving = track_on_the_speeding_disc(&last);
         assert_eq!(moving.id, white, "{:?}", last.tracks);
         assert_eq!(moving.piece, Piece::White);
         assert!(moving.velocity.x > 1000.0, "{:?}", moving.velocity);
@@ -1940,11 +1944,7 @@ mod tests {
         assert!(last.tracks.iter().any(|t| t.id == black));
         // A disc speeding past the spot, not from it, is another piece.
         let (last, white, _) = white_vanishing_as_a_black_speeds_off(40.0);
-        let moving = last
-            .tracks
-            .iter()
-            .find(|t| t.position.x > 150.0)
-            .unwrap_or_else(|| panic!("no track on the moving disc: {:?}", last.tracks));
+        let moving = track_on_the_speeding_disc(&last);
         assert_ne!(moving.id, white);
         assert_eq!(moving.piece, Piece::Black);
     }
