@@ -48,6 +48,9 @@ pub use crate::contract::{BOARD_LOG_FILE as BOARDS_FILE, STROKE_LOG_FILE as STRO
 const DUPLICATE_SLACK_S: f64 = 0.5;
 /// How often the board drawing is refreshed between strokes, seconds.
 const BOARD_REFRESH_S: f64 = 1.0;
+/// A piece moving faster than this (mm/s) keeps the drift check off (a
+/// piece sliding over the markings the check looks at would move them).
+const DRIFT_CHECK_MAX_SPEED_MM_S: f64 = 40.0;
 /// First and longest wait between reconnection attempts.
 const RECONNECT_FIRST_WAIT: Duration = Duration::from_millis(250);
 const RECONNECT_LONGEST_WAIT: Duration = Duration::from_secs(5);
@@ -553,8 +556,13 @@ pub fn run_session(
         }
         // A hand over the board hides only some of the markings (the check
         // takes their median), and players' hands are over it most of the
-        // time: only moving pieces keep the check off.
-        let still = !vision.machine().in_motion();
+        // time: only moving pieces keep the check off. The pieces
+        // themselves, not the stroke: a bumped camera makes resting pieces
+        // seem to jump, which keeps a stroke from closing for seconds.
+        let still = !tracks
+            .tracks
+            .iter()
+            .any(|track| track.confirmed && track.speed() >= DRIFT_CHECK_MAX_SPEED_MM_S);
         if still && t - last_drift_check >= options.drift_check_every_s {
             last_drift_check = t;
             if let Some(refitted) = check_drift(&camera, &frame, t, &mut board)? {
