@@ -48,8 +48,9 @@ pub use crate::contract::{BOARD_LOG_FILE as BOARDS_FILE, STROKE_LOG_FILE as STRO
 const DUPLICATE_SLACK_S: f64 = 0.5;
 /// How often the board drawing is refreshed between strokes, seconds.
 const BOARD_REFRESH_S: f64 = 1.0;
-/// A piece moving faster than this (mm/s) keeps the drift check off (a
-/// piece sliding over the markings the check looks at would move them).
+/// A piece moving faster than this (mm/s) keeps the drift check off: one
+/// sliding over the markings the check samples would read as the markings
+/// moving.
 const DRIFT_CHECK_MAX_SPEED_MM_S: f64 = 40.0;
 /// First and longest wait between reconnection attempts.
 const RECONNECT_FIRST_WAIT: Duration = Duration::from_millis(250);
