@@ -741,24 +741,31 @@ impl Tracker {
         events: &mut Vec<TrackEvent>,
         dt: f64,
     ) {
-        if dt <= 0.0 {
+        let appeared: Vec<TrackId> = events
+            .iter()
+            .filter_map(|e| match *e {
+                TrackEvent::Appeared {
+                    id,
+                    found_again: None,
+                    ..
+                } => Some(id),
+                _ => None,
+            })
+            .collect();
+        if dt <= 0.0 || appeared.is_empty() {
             return;
         }
         let mut takeovers = Vec::new();
         for (ni, new) in self.tracks.iter().enumerate() {
-            let appeared_now = events.iter().any(|e| {
-                matches!(e, TrackEvent::Appeared { id, found_again: None, .. } if *id == new.id)
-            });
-            if !appeared_now || !keep[ni] || new.piece == Piece::Striker {
+            if !appeared.contains(&new.id) || !keep[ni] || new.piece == Piece::Striker {
                 continue;
             }
-            let course = new.position - new.first_seen_at;
-            let frames_seen = f64::from(new.seen_in_a_row.saturating_sub(1).max(1));
-            let speed = course.norm() / (dt * frames_seen);
+            let velocity = heading_speed(new, dt);
+            let speed = velocity.norm();
             if speed < KNOCK_SPEED_MM_S {
                 continue;
             }
-            let heading = course.normalize();
+            let heading = velocity / speed;
             let behind = self.tracks.iter().enumerate().filter(|&(ri, rest)| {
                 let back = new.first_seen_at - rest.position;
                 let along = back.dot(&heading);
