@@ -16,6 +16,7 @@ use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
 use crate::detect::refine::refine_centre;
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
+use crate::geometry::segment_distance;
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
     STRIKER_RADIUS_MM,
@@ -354,6 +355,12 @@ pub struct StrokeMachine {
     /// lost from sight mid-board (see [`followed_the_same_piece`]), with
     /// that carromman's kind.
     striker_twins_of_lost: Vec<(TrackId, Piece)>,
+    /// Carrommen of the current stroke lying still whose spot the striker's
+    /// track, or a track born on its blur, ran over as they went unseen.
+    taken_from_rest: Vec<TakenFromRest>,
+    /// Whether the current stroke is read from a carromman that shot off,
+    /// the striker unseen: its "striker" track is that carromman's own.
+    read_from_a_carromman: bool,
     /// Carrommen the current stroke's striker was lost from sight against,
     /// not yet judged at rest (see [`StoppedOnAPiece`]).
     stopped_on: Vec<StoppedOnAPiece>,
@@ -404,6 +411,8 @@ impl StrokeMachine {
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
             striker_twins_of_lost: Vec::new(),
+            taken_from_rest: Vec::new(),
+            read_from_a_carromman: false,
             stopped_on: Vec::new(),
             tracks_at_strike: Vec::new(),
             recent: VecDeque::new(),
@@ -928,6 +937,7 @@ impl StrokeMachine {
         // It lay still the frame before: it was hit between the two.
         let launched_t = frame.t - 1.0 / 30.0;
         self.start(frame, piece, seat, None, false, launched_t);
+        self.read_from_a_carromman = true;
         self.seat_unsure = striking_hand.is_none();
         if let Some(current) = self.current.as_mut() {
             current.stroke.touched = true;
@@ -950,8 +960,12 @@ impl StrokeMachine {
     /// carromman the striker knocked (its track jumped onto the blur of the
     /// piece it hit): the one lost from sight beside it just then, if any.
     fn record_lost_towards_pockets(&mut self, stroke: &mut SeenStroke) {
-        for mut lost in self.lost_towards_pocket.drain(..) {
-            if lost.striker_elsewhere {
+        self.recolour_pieces_taken_from_rest(stroke);
+        for mut lost in std::mem::take(&mut self.lost_towards_pocket) {
+            if let Some(taken) = self.claim_taken_from_rest(lost.id, lost.piece, lost.t) {
+                stroke.vision.alerts.push(taken.alert(lost.piece));
+                lost.piece = taken.piece;
+            } else if lost.striker_elsewhere {
                 let knocked = self.lost_mid_board.iter().position(|&(_, at, t)| {
                     (at - lost.last_seen).norm() <= KNOCKED_PIECE_MM
                         && (t - lost.t).abs() <= KNOCKED_PIECE_S
@@ -1076,6 +1090,8 @@ impl StrokeMachine {
         self.pocketed_tracks.clear();
         self.lost_mid_board.clear();
         self.striker_twins_of_lost.clear();
+        self.taken_from_rest.clear();
+        self.read_from_a_carromman = false;
         self.stopped_on.clear();
         // Seen a few frames before the strike: the striker's blur twins are
         // born as it speeds off, a frame or two before it is found struck.
@@ -1110,6 +1126,116 @@ impl StrokeMachine {
         };
     }
 
+    /// Notes each carromman lying still, seen last frame and not in this
+    /// one, whose spot the step of the striker's track (or of a track born
+    /// since the strike, on its blur) passed over in this frame. Two pieces
+    /// cannot pass through each other: that track left the striker and took
+    /// the piece it struck, carrying the striker's colour evidence with it.
+    fn note_pieces_taken_from_rest(&mut self, frame: &TrackFrame, striker: TrackId) {
+        let n = self.recent.len();
+        if n < 1 + STILL_BEFORE_TAKEN {
+            return;
+        }
+        let (now, before) = (&self.recent[n - 1], &self.recent[n - 2]);
+        let lying_still = |id: TrackId, at: Point2<f64>| {
+            (n - 1 - STILL_BEFORE_TAKEN..n - 2).all(|i| {
+                self.recent[i]
+                    .disc(id)
+                    .is_some_and(|(p, _)| (p - at).norm() <= STILL_JITTER_MM)
+            })
+        };
+        let taking = |id: TrackId| {
+            (id == striker && !self.read_from_a_carromman)
+                || self.tracks_at_strike.binary_search(&id).is_err()
+        };
+        for &(rested, spot, _) in &before.discs {
+            if now.disc(rested).is_some() || !lying_still(rested, spot) {
+                continue;
+            }
+            let Some(piece) = frame
+                .tracks
+                .iter()
+                .find(|t| t.id == rested)
+                .map(|t| t.piece)
+                .filter(|&piece| piece != Piece::Striker)
+            else {
+                continue;
+            };
+            let takers: Vec<TrackId> = now
+                .discs
+                .iter()
+                .filter(|&&(id, _, _)| id != rested && taking(id))
+                .filter_map(|&(id, to, _)| {
+                    // Its last sighting may be a frame or two back: a
+                    // striker hitting a piece is often lost in the blur.
+                    let (from, _) = (n.saturating_sub(1 + TAKER_UNSEEN_FRAMES)..n - 1)
+                        .rev()
+                        .find_map(|i| self.recent[i].disc(id))?;
+                    ((to - from).norm() >= 2.0 * CARROMMAN_RADIUS_MM
+                        && segment_distance(spot, from, to) <= CARROMMAN_RADIUS_MM)
+                        .then_some(id)
+                })
+                .collect();
+            if let [by] = takers[..] {
+                self.taken_from_rest.push(TakenFromRest {
+                    by,
+                    piece,
+                    spot,
+                    t: now.t,
+                });
+            }
+        }
+    }
+
+    /// The carromman `by` took from rest ([`Self::note_pieces_taken_from_rest`])
+    /// before `t` (s), if its own track was then lost on its spot and never
+    /// found: that carromman, no longer lost, went where `by` went. A piece
+    /// of kind `seen_as` taken as its own kind is no news.
+    fn claim_taken_from_rest(
+        &mut self,
+        by: TrackId,
+        seen_as: Piece,
+        t: f64,
+    ) -> Option<TakenFromRest> {
+        let (k, lost) = self
+            .taken_from_rest
+            .iter()
+            .enumerate()
+            .find_map(|(k, taken)| {
+                let lost = self
+                    .lost_mid_board
+                    .iter()
+                    .position(|&(_, at, _)| (at - taken.spot).norm() <= STILL_JITTER_MM)?;
+                (taken.by == by && taken.piece != seen_as && taken.t <= t).then_some((k, lost))
+            })?;
+        self.lost_mid_board.remove(lost);
+        Some(self.taken_from_rest.remove(k))
+    }
+
+    /// Gives each pocketing the colour of the carromman its track took from
+    /// rest, where [`Self::claim_taken_from_rest`] finds one: the piece that
+    /// went in was that carromman, whatever the striker's blur made its
+    /// track.
+    fn recolour_pieces_taken_from_rest(&mut self, stroke: &mut SeenStroke) {
+        for k in 0..self.pocketed_tracks.len() {
+            let (by, seen_as, t) = self.pocketed_tracks[k];
+            let Some(pocketing) = stroke
+                .stroke
+                .pocketed
+                .iter()
+                .position(|p| p.piece == seen_as && p.t == Some(t))
+            else {
+                continue;
+            };
+            let Some(taken) = self.claim_taken_from_rest(by, seen_as, t) else {
+                continue;
+            };
+            stroke.stroke.pocketed[pocketing].piece = taken.piece;
+            self.pocketed_tracks[k].1 = taken.piece;
+            stroke.vision.alerts.push(taken.alert(seen_as));
+        }
+    }
+
     /// Keeps this frame's positions for [`knocked_towards`].
     fn remember_positions(&mut self, frame: &TrackFrame) {
         if self.recent.len() == RECENT_FRAMES {
@@ -1136,6 +1262,10 @@ impl StrokeMachine {
             self.judge_flung(&mut current, frame.t);
             self.current = Some(current);
         }
+        if self.current.is_none() {
+            return striker;
+        }
+        self.note_pieces_taken_from_rest(frame, striker);
         let Some(current) = self.current.as_mut() else {
             return striker;
         };
@@ -2194,7 +2324,11 @@ fn followed_the_same_piece(
     let last_overlap =
         (0..recent.len()).rposition(|i| apart_by(i).is_some_and(|d| d < ONE_PIECE_FRACTION));
     let overlapped = last_overlap.is_some_and(|i| {
-        let went_on_alone = steady_from(recent.range(i..), lost)
+        // Its steady course may begin only after their last overlap: a
+        // track on the striker's blur that takes the piece the striker
+        // hits has its last step with the striker on the striker's spot.
+        let went_on_alone = (steady_from(recent.range(i..), lost)
+            || steady_from(recent.range(i + 1..), lost))
             && (i + 1..recent.len())
                 .any(|j| apart_by(j).is_some_and(|d| d > PASSED_APART_FRACTION));
         let first_overlap = (0..=i)
@@ -2743,6 +2877,45 @@ impl Positions {
         })
     }
 }
+
+/// A carromman lying still whose spot a track on the striker ran over as
+/// it went from sight (see [`StrokeMachine::note_pieces_taken_from_rest`]).
+#[derive(Debug, Clone, Copy)]
+struct TakenFromRest {
+    /// The track that took it.
+    by: TrackId,
+    /// The carromman's kind, as its own track read it.
+    piece: Piece,
+    /// Where it lay (board mm).
+    spot: Point2<f64>,
+    /// When it was taken (s).
+    t: f64,
+}
+
+impl TakenFromRest {
+    /// The alert for a piece seen going in as `seen_as` that was this
+    /// carromman.
+    fn alert(&self, seen_as: Piece) -> VisionNote {
+        VisionNote {
+            t: self.t,
+            message: format!(
+                "a track on the striker ran over a {} lying at ({:.0}, {:.0}) mm as it went from sight, and took it into a pocket: the {seen_as} seen going in was that {}",
+                self.piece, self.spot.x, self.spot.y, self.piece
+            ),
+        }
+    }
+}
+
+/// Sightings on one spot before it was taken that make a piece lying
+/// still...
+const STILL_BEFORE_TAKEN: usize = 3;
+
+/// ...within this much of it (mm).
+const STILL_JITTER_MM: f64 = 2.0;
+
+/// Frames before the one it took a piece in that a track on the striker
+/// may have gone unseen.
+const TAKER_UNSEEN_FRAMES: usize = 2;
 
 /// Frames of positions kept for [`knocked_towards`]: more than a resting
 /// piece may go unseen before it is declared gone.
@@ -5179,6 +5352,188 @@ mod tests {
             twin,
             (Piece::White, Point2::new(-250.0, -150.0), 20),
         )
+    }
+
+    /// Tracks as the machine is handed them: the striker (track 1, read as
+    /// `striker_seen_as` once it hits) placed at north and shot at
+    /// 1200 mm/s at the SW pocket, where a black (2) lies on its line. The
+    /// striker's track goes unseen as it hits, and is found next on the
+    /// black running on at 900 mm/s, which it follows into the
+    /// pocket; the black's own
+    /// track is held unseen on its spot and dropped six frames later. The
+    /// striker, stopped short, is found by a new track (3). With
+    /// `black_found`, the black's track finds a disc on its spot again.
+    /// With `twin`, track 3 is born three frames before the hit on the
+    /// striker's blur, 10 mm behind it, and goes with it (seen in the hit's
+    /// frame, as the striker's own track is then).
+    fn black_knocked_in_by_a_track_on_the_striker(
+        striker_seen_as: Piece,
+        black_found: bool,
+        twin: bool,
+    ) -> Vec<SeenStroke> {
+        black_knocked_in_by_track_1(Piece::Striker, striker_seen_as, black_found, twin)
+    }
+
+    /// As [`black_knocked_in_by_a_track_on_the_striker`], track 1 read as
+    /// `first_seen_as` before it hits (if not a striker, lying at
+    /// (-100, -100) and running 120 mm to the black), a hand seen at north
+    /// until it is struck.
+    fn black_knocked_in_by_track_1(
+        first_seen_as: Piece,
+        striker_seen_as: Piece,
+        black_found: bool,
+        twin: bool,
+    ) -> Vec<SeenStroke> {
+        // A carromman lies well off the base lines, long enough to be taken
+        // for still, and runs a shorter way.
+        let (from, launch, run_frames) = if first_seen_as == Piece::Striker {
+            (Point2::new(-100.0, placed_north().y), 10, 10)
+        } else {
+            (Point2::new(-100.0, -100.0), 20, 3)
+        };
+        let along = (pocket_centre(Pocket::Sw) - from).normalize();
+        let (hit, black_at) = (
+            launch + run_frames,
+            from + along * (40.0 * f64::from(run_frames) + 36.0),
+        );
+        let contact = black_at - along * 36.0;
+        let at = |track: &Track, position: Point2<f64>, velocity: Vector2<f64>, missed: u32| {
+            let mut track = track.clone();
+            (track.position, track.velocity) = (position, velocity);
+            track.unseen_for(missed)
+        };
+        let (striker, black, stopped) = (
+            track_of(1, first_seen_as, from),
+            track_of(2, Piece::Black, black_at),
+            track_of(3, Piece::Striker, contact),
+        );
+        let mut taker = striker.clone();
+        taker.piece = striker_seen_as;
+        let speed = along * 1200.0;
+        let taker_at = |i: u32| black_at + along * 30.0 * f64::from(i - hit);
+        let lost_at = (1..)
+            .map(|i| hit + 1 + i)
+            .find(|&i| (taker_at(i) - pocket_centre(Pocket::Sw)).norm() < 60.0)
+            .unwrap_or(40);
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..70u32 {
+            let mut tracks = Vec::new();
+            let mut events = Vec::new();
+            let vanished =
+                |id: u32, piece: Piece, last_seen: Point2<f64>, heading_to| TrackEvent::Vanished {
+                    id: TrackId(id),
+                    piece,
+                    last_seen,
+                    heading_to,
+                    speed: 1200.0,
+                    t: f64::from(i) * FRAME_S,
+                    hand_present: false,
+                };
+            match i {
+                _ if i < launch => tracks.push(striker.clone()),
+                _ if i <= hit => {
+                    let position = from + along * 40.0 * f64::from(i - launch);
+                    let missed = u32::from(i == hit && !twin);
+                    tracks.push(at(&striker, position, speed, missed));
+                    if twin && i + 3 >= hit {
+                        tracks.push(at(&stopped, position - along * 10.0, speed, 0));
+                    }
+                }
+                _ if i <= lost_at => tracks.push(at(
+                    &taker,
+                    taker_at(i),
+                    speed / 4.0 * 3.0,
+                    u32::from(i == lost_at),
+                )),
+                _ => {}
+            }
+            if i == lost_at + 3 {
+                let last_seen = taker_at(lost_at - 1);
+                events.push(vanished(
+                    1,
+                    striker_seen_as,
+                    last_seen,
+                    last_seen + along * 30.0,
+                ));
+            }
+            if twin && i + 3 == hit {
+                events.push(TrackEvent::Appeared {
+                    id: TrackId(3),
+                    piece: Piece::Striker,
+                    at: contact,
+                    t: f64::from(i) * FRAME_S,
+                    found_again: None,
+                });
+            }
+            if i > hit {
+                tracks.push(at(&stopped, contact, Vector2::zeros(), 0));
+                if i == hit + 1 && !twin {
+                    events.push(TrackEvent::Appeared {
+                        id: TrackId(3),
+                        piece: Piece::Striker,
+                        at: contact,
+                        t: f64::from(i) * FRAME_S,
+                        found_again: None,
+                    });
+                }
+            }
+            match i {
+                _ if i <= hit => tracks.push(black.clone()),
+                _ if black_found => tracks.push(black.clone()),
+                _ if i < hit + 7 => tracks.push(at(&black, black_at, Vector2::zeros(), i - hit)),
+                _ if i == hit + 7 => events.push(vanished(2, Piece::Black, black_at, black_at)),
+                _ => {}
+            }
+            machine.push(&TrackFrame {
+                index: u64::from(i),
+                t: f64::from(i) * FRAME_S,
+                tracks,
+                events,
+                hand_present: false,
+                hand_seats: if i < launch {
+                    vec![Seat::North]
+                } else {
+                    Vec::new()
+                },
+                tentative: Vec::new(),
+            });
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_track_on_the_striker_that_ran_over_a_piece_lost_there_took_that_piece_in() {
+        for (seen_as, twin) in [
+            (Piece::Striker, false),
+            (Piece::White, false),
+            (Piece::White, true),
+        ] {
+            let strokes = black_knocked_in_by_a_track_on_the_striker(seen_as, false, twin);
+            one_stroke_pocketing(
+                &strokes,
+                (Piece::Black, Pocket::Sw),
+                "a track on the striker ran over a black",
+            );
+            // The black found again on its spot: whatever went in, it was
+            // not that black.
+            let found = black_knocked_in_by_a_track_on_the_striker(seen_as, true, twin);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(
+                !pocketed_in(&found).contains(&(Piece::Black, Some(Pocket::Sw)))
+                    && !alerted(&found[0], "ran over a black"),
+                "{found:?}"
+            );
+        }
+        // The striker never seen, the stroke read from a white that shot
+        // off: its track is the white's own, which ran over nothing of
+        // another's.
+        let unseen = black_knocked_in_by_track_1(Piece::White, Piece::White, false, false);
+        assert_eq!(unseen.len(), 1, "{unseen:?}");
+        assert!(
+            alerted(&unseen[0], "the striker was not seen")
+                && !alerted(&unseen[0], "ran over a black"),
+            "{unseen:?}"
+        );
     }
 
     #[test]

@@ -116,6 +116,14 @@ impl Track {
         self.faint
     }
 
+    /// The track as it is after `frames` frames unseen, for tests of what
+    /// reads tracks.
+    #[cfg(test)]
+    pub(crate) fn unseen_for(mut self, frames: u32) -> Track {
+        self.missed = frames;
+        self
+    }
+
     /// Where the track was first seen, board mm.
     pub fn first_seen_at(&self) -> Point2<f64> {
         self.first_seen_at
