@@ -1290,6 +1290,32 @@ impl StrokeMachine {
             {
                 self.lost_towards_pocket
                     .retain(|l| l.id != lost || l.found_elsewhere(at, t));
+                // Lost by a pocket and found again on its lip: it stopped
+                // there unseen (half in the hole's shadow), and never went in.
+                let reach = options.pocket_reach_mm + CARROMMAN_RADIUS_MM;
+                if let Some(k) = self.pocketed_tracks.iter().position(|p| p.0 == lost) {
+                    let (_, piece, went_t) = self.pocketed_tracks[k];
+                    let pocketed = &mut current.stroke.pocketed;
+                    let on_the_lip = pocketed.iter().position(|p| {
+                        p.piece == piece
+                            && p.t == Some(went_t)
+                            && p.pocket
+                                .is_some_and(|pocket| (at - pocket_centre(pocket)).norm() <= reach)
+                    });
+                    if let Some(i) = on_the_lip {
+                        let pocket = pocketed.remove(i).pocket;
+                        self.pocketed_tracks.remove(k);
+                        current.vision.alerts.push(VisionNote {
+                            t,
+                            message: format!(
+                                "a {piece} lost by the {} pocket was found again on its lip at ({:.0}, {:.0}) mm: it did not go in",
+                                pocket.map_or("?", |p| p.name()),
+                                at.x,
+                                at.y
+                            ),
+                        });
+                    }
+                }
                 // Off the board and back: it hit the frame, not the floor,
                 // if found where it could have come back to.
                 if let Some(k) = self
@@ -4526,6 +4552,50 @@ mod tests {
             }
             discs
         }))
+    }
+
+    /// A stroke in which a black slides at the SW pocket at `speed` (mm/s),
+    /// slowing to a stop in frame 30, 40 mm from the pocket's centre, last
+    /// seen in frame 27 at 3/10 of that speed, then unseen (on the lip, in
+    /// the hole's shadow); seen there again from frame 35 where
+    /// `seen_again`.
+    fn black_lost_on_the_lip(speed: f64, seen_again: bool) -> Vec<SeenStroke> {
+        let pocket = pocket_centre(Pocket::Sw);
+        let towards = (Point2::new(-150.0, -150.0) - pocket).normalize();
+        let lip = pocket + towards * 40.0;
+        // Uniformly slowing from `speed` in frame 20 to rest in frame 30.
+        let step = speed * FRAME_S / 2.0;
+        let at = move |i: u32| {
+            let left = f64::from(30 - i.clamp(20, 30));
+            lip + towards * step * left * left / 10.0
+        };
+        run((0..80).map(move |i| {
+            let mut discs = Vec::new();
+            discs.extend(striker_struck_from_north(i));
+            if i <= 27 || (seen_again && i >= 35) {
+                discs.push(disc(Piece::Black, at(i)));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_lost_creeping_onto_a_pockets_lip_and_seen_there_again_stayed() {
+        let stayed = black_lost_on_the_lip(300.0, true);
+        assert_eq!(stayed.len(), 1, "{stayed:?}");
+        assert!(pockets_of(&stayed[0]).is_empty(), "{stayed:?}");
+        assert!(
+            alerted(&stayed[0], "found again on its lip"),
+            "{:?}",
+            stayed[0].vision.alerts
+        );
+        // Not seen again: it went in.
+        let lost = black_lost_on_the_lip(300.0, false);
+        assert_eq!(
+            pockets_of(&lost[0]),
+            vec![(Piece::Black, Some(Pocket::Sw))],
+            "{lost:?}"
+        );
     }
 
     #[test]

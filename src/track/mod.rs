@@ -312,7 +312,9 @@ fn lose(
     hand_present: bool,
     recently_lost: &mut Vec<LostPiece>,
 ) -> TrackEvent {
-    if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM {
+    if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM
+        || stops_short_of_a_hole(track)
+    {
         recently_lost.push(LostPiece {
             id: track.id,
             piece: track.piece,
@@ -331,6 +333,34 @@ fn lose(
         hand_present,
     }
 }
+
+/// Whether `track`, creeping, comes to rest clear of the nearest pocket's
+/// hole even on a board slicker than any powdered one: a piece lost there
+/// lies on the lip (often half in a pocket's shadow), not in the pocket.
+fn stops_short_of_a_hole(track: &Track) -> bool {
+    let speed = track.speed();
+    if speed > CREEPING_MM_S {
+        return false;
+    }
+    let slide = if speed > 0.0 {
+        track.velocity / speed * speed.powi(2) / (2.0 * SLICKEST_DECELERATION_MM_S2)
+    } else {
+        Vector2::zeros()
+    };
+    nearest_pocket(track.position + slide).1 > POCKET_RADIUS_MM + LIP_MARGIN_MM
+}
+
+/// A piece lost slower than this (mm/s) near a pocket may have stopped on
+/// its lip ([`stops_short_of_a_hole`]).
+const CREEPING_MM_S: f64 = 200.0;
+
+/// The least deceleration (mm/s²) of a carromman sliding on a board: the
+/// farthest it can slide on from where it was lost.
+const SLICKEST_DECELERATION_MM_S2: f64 = 1000.0;
+
+/// A disc falls once its centre is over the hole: one whose slide ends
+/// this far (mm) outside the rim or more stays on the board.
+const LIP_MARGIN_MM: f64 = 0.5 * CARROMMAN_RADIUS_MM;
 
 /// Whether a point lies under one of the hands seen lately.
 fn near_hand(hands: &[(Occluder, u32)], point: Point2<f64>) -> bool {
@@ -2049,6 +2079,38 @@ mod tests {
             }
         }
         assert_eq!(found_again, Some(lost));
+    }
+
+    /// The kinds missing after a black, sliding straight at the SW pocket
+    /// at `step_mm` a frame, is lost with its centre 40 mm from the
+    /// pocket's.
+    fn missing_after_a_black_lost_by_the_sw_pocket(step_mm: f64) -> Vec<Piece> {
+        let pocket = pocket_centre(Pocket::Sw);
+        let towards = Vector2::new(1.0, 1.0).normalize();
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let at = |i: u64| pocket + towards * (40.0 + step_mm * (5 - i) as f64);
+        tracker.seed(&frame(0, vec![disc(Piece::Black, at(0).x, at(0).y)]));
+        for i in 1..=5 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::Black, at(i).x, at(i).y)]),
+            );
+        }
+        for i in 6..16 {
+            feed(&mut tracker, frame(i, Vec::new()));
+        }
+        kinds_missing(&tracker)
+    }
+
+    #[test]
+    fn a_piece_lost_creeping_onto_a_pockets_lip_is_looked_for_and_one_running_in_is_not() {
+        // 60 mm/s: it stops a couple of millimetres on, on the lip.
+        assert_eq!(
+            missing_after_a_black_lost_by_the_sw_pocket(2.0),
+            vec![Piece::Black]
+        );
+        // 600 mm/s: it slides on over the hole.
+        assert!(missing_after_a_black_lost_by_the_sw_pocket(20.0).is_empty());
     }
 
     #[test]
