@@ -4385,15 +4385,7 @@ mod tests {
             if black_gone == Some(i.saturating_sub(6)) && i >= 6 {
                 events.push(vanished(2, Piece::Black, black_at, i));
             }
-            machine.push(&TrackFrame {
-                index: u64::from(i),
-                t: f64::from(i) * FRAME_S,
-                tracks,
-                events,
-                hand_present: false,
-                hand_seats: Vec::new(),
-                tentative: Vec::new(),
-            });
+            machine.push(&frame_with(i, tracks, events));
         }
         machine.finish()
     }
@@ -5526,7 +5518,9 @@ mod tests {
                     last_seen + along * 30.0,
                 ));
             }
-            if twin && i + 3 == hit {
+            // The stopped striker's track: born on its blur before the hit
+            // (the twin), or where it stopped the frame after.
+            if (twin && i + 3 == hit) || (!twin && i == hit + 1) {
                 events.push(TrackEvent::Appeared {
                     id: TrackId(3),
                     piece: Piece::Striker,
@@ -5537,15 +5531,6 @@ mod tests {
             }
             if i > hit {
                 tracks.push(at(&stopped, contact, Vector2::zeros(), 0));
-                if i == hit + 1 && !twin {
-                    events.push(TrackEvent::Appeared {
-                        id: TrackId(3),
-                        piece: Piece::Striker,
-                        at: contact,
-                        t: f64::from(i) * FRAME_S,
-                        found_again: None,
-                    });
-                }
             }
             match i {
                 _ if i <= hit => tracks.push(black.clone()),
@@ -5554,18 +5539,14 @@ mod tests {
                 _ if i == hit + 7 => events.push(vanished(2, Piece::Black, black_at, black_at)),
                 _ => {}
             }
+            let hand_seats = if i < launch {
+                vec![Seat::North]
+            } else {
+                Vec::new()
+            };
             machine.push(&TrackFrame {
-                index: u64::from(i),
-                t: f64::from(i) * FRAME_S,
-                tracks,
-                events,
-                hand_present: false,
-                hand_seats: if i < launch {
-                    vec![Seat::North]
-                } else {
-                    Vec::new()
-                },
-                tentative: Vec::new(),
+                hand_seats,
+                ..frame_with(i, tracks, events)
             });
         }
         machine.finish()
@@ -6034,6 +6015,19 @@ mod tests {
                 seen_before: before,
                 ..VisionExtra::default()
             },
+        }
+    }
+
+    /// Frame `i` at 30 fps with these tracks and events, no hand in sight.
+    fn frame_with(i: u32, tracks: Vec<Track>, events: Vec<TrackEvent>) -> TrackFrame {
+        TrackFrame {
+            index: u64::from(i),
+            t: f64::from(i) * FRAME_S,
+            tracks,
+            events,
+            hand_present: false,
+            hand_seats: Vec::new(),
+            tentative: Vec::new(),
         }
     }
 
