@@ -364,6 +364,9 @@ pub struct StrokeMachine {
     /// Carrommen the current stroke's striker was lost from sight against,
     /// not yet judged at rest (see [`StoppedOnAPiece`]).
     stopped_on: Vec<StoppedOnAPiece>,
+    /// Tracks that swapped pieces at a collision, each with the piece it
+    /// has followed since ([`Self::note_swap_at_collision`]).
+    swapped: HashMap<TrackId, Piece>,
     /// The tracks seen before the current stroke's strike: a track born
     /// since may be a second track on the striker's blur; one of these is a
     /// piece.
@@ -414,6 +417,7 @@ impl StrokeMachine {
             taken_from_rest: Vec::new(),
             read_from_a_carromman: false,
             stopped_on: Vec::new(),
+            swapped: HashMap::new(),
             tracks_at_strike: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
@@ -525,6 +529,24 @@ impl StrokeMachine {
 
     /// The seat of a striker that has just been struck in this frame, if so.
     pub fn push(&mut self, frame: &TrackFrame) -> Option<Seat> {
+        if self.swapped.is_empty() {
+            return self.push_read(frame);
+        }
+        // Kept while the track lasts, and for the frame it vanishes in.
+        self.swapped.retain(|id, _| {
+            frame.tracks.iter().any(|t| t.id == *id)
+                || frame
+                    .events
+                    .iter()
+                    .any(|e| matches!(e, TrackEvent::Vanished { id: gone, .. } if gone == id))
+        });
+        let read = with_swapped_pieces(frame, &self.swapped);
+        self.push_read(&read)
+    }
+
+    /// [`Self::push`], the pieces of tracks that swapped at a collision read
+    /// as the pieces they follow.
+    fn push_read(&mut self, frame: &TrackFrame) -> Option<Seat> {
         let first_frame = self.frames_seen == 0;
         self.frames_seen += 1;
         let striker = the_striker(&frame.tracks, self.options.strike_speed);
@@ -1236,6 +1258,63 @@ impl StrokeMachine {
         }
     }
 
+    /// Notes the striker's track and a carromman's swapping pieces as the
+    /// striker hits it lying still: the striker's track sped up this frame
+    /// by half again or more, and the carromman's track, still until the
+    /// striker came within touching distance of it, now lies where the
+    /// striker's was last frame. A striker (up to 15 g under the ICF laws) is nearly
+    /// three times a carromman's weight: hitting one at rest it goes on
+    /// slower, never faster, and the carromman leaves faster than it. The
+    /// striker's track is following the carromman, and the carromman's the
+    /// striker. Returns the striker's track from now on.
+    fn note_swap_at_collision(&mut self, frame: &TrackFrame, striker: TrackId) -> Option<TrackId> {
+        let n = self.recent.len();
+        if self.read_from_a_carromman || n < 3 + STILL_BEFORE_TAKEN {
+            return None;
+        }
+        let at = |i: usize, id: TrackId| self.recent[i].disc(id).map(|(p, _)| p);
+        let (s0, s1, s2) = (
+            at(n - 3, striker)?,
+            at(n - 2, striker)?,
+            at(n - 1, striker)?,
+        );
+        let (step_before, step_now) = ((s1 - s0).norm(), (s2 - s1).norm());
+        if step_before < SWAP_STEP_BEFORE_MM
+            || step_now < SWAP_SPEED_UP * step_before
+            || step_now - step_before < SWAP_STEP_GAIN_MM
+        {
+            return None;
+        }
+        let touching = STRIKER_RADIUS_MM + CARROMMAN_RADIUS_MM + SWAP_CONTACT_MARGIN_MM;
+        let swapped: Vec<(TrackId, Piece, Point2<f64>)> = frame
+            .tracks
+            .iter()
+            .filter(|t| t.id != striker && t.piece != Piece::Striker)
+            .filter_map(|t| {
+                let (spot, now) = (at(n - 3, t.id)?, at(n - 1, t.id)?);
+                let lay_still = (n - 3 - STILL_BEFORE_TAKEN..n - 3)
+                    .all(|i| at(i, t.id).is_some_and(|p| (p - spot).norm() <= STILL_JITTER_MM));
+                (lay_still
+                    && (s1 - spot).norm() <= touching
+                    && (now - s1).norm() <= 2.0 * CARROMMAN_RADIUS_MM)
+                    .then_some((t.id, t.piece, spot))
+            })
+            .collect();
+        let [(carromman, piece, spot)] = swapped[..] else {
+            return None;
+        };
+        self.swapped.insert(striker, piece);
+        self.swapped.insert(carromman, Piece::Striker);
+        self.note_on_current(
+            frame.t,
+            format!(
+                "the striker's track sped up from {:.0} to {:.0} mm a frame as it hit a {piece} lying at ({:.0}, {:.0}) mm: the two tracks swapped pieces, and the striker's now follows the {piece}",
+                step_before, step_now, spot.x, spot.y
+            ),
+        );
+        Some(carromman)
+    }
+
     /// Keeps this frame's positions for [`knocked_towards`].
     fn remember_positions(&mut self, frame: &TrackFrame) {
         if self.recent.len() == RECENT_FRAMES {
@@ -1266,10 +1345,11 @@ impl StrokeMachine {
             return striker;
         }
         self.note_pieces_taken_from_rest(frame, striker);
+        let swapped_to = self.note_swap_at_collision(frame, striker);
         let Some(current) = self.current.as_mut() else {
             return striker;
         };
-        let mut striker_now = striker;
+        let mut striker_now = swapped_to.unwrap_or(striker);
         let striker_track = frame.tracks.iter().find(|t| t.id == striker);
         for track in frame.tracks.iter().filter(|t| t.id != striker) {
             let hit = track.speed() >= options.hit_speed;
@@ -2379,6 +2459,25 @@ fn followed_the_same_piece(
 /// that frame's time. A blurred piece found as two discs is often seen as
 /// each in turn and never as both at once, but two pieces are never in one
 /// place at one time.
+/// `frame` with the tracks in `swapped`, and their events, read as the
+/// pieces they follow.
+fn with_swapped_pieces(frame: &TrackFrame, swapped: &HashMap<TrackId, Piece>) -> TrackFrame {
+    let mut read = frame.clone();
+    for track in &mut read.tracks {
+        if let Some(&piece) = swapped.get(&track.id) {
+            track.piece = piece;
+        }
+    }
+    for event in &mut read.events {
+        let (TrackEvent::Appeared { id, piece, .. } | TrackEvent::Vanished { id, piece, .. }) =
+            event;
+        if let Some(&swapped_piece) = swapped.get(id) {
+            *piece = swapped_piece;
+        }
+    }
+    read
+}
+
 fn disc_at(recent: &VecDeque<Positions>, id: TrackId, i: usize) -> Option<(Point2<f64>, f64)> {
     if let Some(disc) = recent.get(i)?.disc(id) {
         return Some(disc);
@@ -2938,6 +3037,23 @@ const STILL_BEFORE_TAKEN: usize = 3;
 
 /// ...within this much of it (mm).
 const STILL_JITTER_MM: f64 = 2.0;
+
+/// A striker's track whose step grows this many times over, and by
+/// [`SWAP_STEP_GAIN_MM`] or more, as it hits a piece at rest has swapped
+/// pieces with that piece's track.
+const SWAP_SPEED_UP: f64 = 1.6;
+
+/// See [`SWAP_SPEED_UP`] (mm a frame).
+const SWAP_STEP_GAIN_MM: f64 = 20.0;
+
+/// The least step (mm a frame, 300 mm/s at 30 fps) of a striker's track
+/// already running before a swap: a striker setting off from rest speeds
+/// up by itself.
+const SWAP_STEP_BEFORE_MM: f64 = 10.0;
+
+/// Slack (mm) on touching distance for the striker's last sighting before a
+/// swap: both are blurred.
+const SWAP_CONTACT_MARGIN_MM: f64 = 5.0;
 
 /// Frames before the one it took a piece in that a track on the striker
 /// may have gone unseen.
@@ -5414,6 +5530,101 @@ mod tests {
             twin,
             (Piece::White, Point2::new(-250.0, -150.0), 20),
         )
+    }
+
+    /// Tracks as the machine is handed them: the striker (track 1) placed
+    /// at north and shot at 1200 mm/s at the SW pocket hits a white (2)
+    /// lying on its line. From the hit on, track 1 runs on at `step_after`
+    /// mm a frame into the pocket and is lost there, while the white's
+    /// track takes a disc 10 mm past where the striker was at the hit and
+    /// lies still there.
+    fn white_hit_full_on_and_track_1_ran_on(step_after: f64) -> Vec<SeenStroke> {
+        let (from, launch, run_frames) = (Point2::new(-100.0, placed_north().y), 10, 10);
+        let pocket = pocket_centre(Pocket::Sw);
+        let along = (pocket - from).normalize();
+        let touching = STRIKER_RADIUS_MM + CARROMMAN_RADIUS_MM;
+        let hit = launch + run_frames;
+        let contact = from + along * 40.0 * f64::from(run_frames);
+        let white_at = contact + along * touching;
+        let at = |track: &Track, position: Point2<f64>, velocity: Vector2<f64>| {
+            let mut track = track.clone();
+            (track.position, track.velocity) = (position, velocity);
+            track
+        };
+        let (striker, white) = (
+            track_of(1, Piece::Striker, from),
+            track_of(2, Piece::White, white_at),
+        );
+        let track_1_at = |i: u32| contact + along * step_after * f64::from(i - hit);
+        let lost_at = (hit + 1..)
+            .find(|&i| (track_1_at(i) - pocket).norm() < 60.0)
+            .unwrap_or(60);
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..90u32 {
+            let mut tracks = Vec::new();
+            let mut events = Vec::new();
+            match i {
+                _ if i < launch => tracks.push(striker.clone()),
+                _ if i <= hit => tracks.push(at(
+                    &striker,
+                    from + along * 40.0 * f64::from(i - launch),
+                    along * 1200.0,
+                )),
+                _ if i < lost_at => {
+                    tracks.push(at(&striker, track_1_at(i), along * step_after * 30.0))
+                }
+                _ => {}
+            }
+            if i == lost_at + 3 {
+                let last_seen = track_1_at(lost_at - 1);
+                events.push(TrackEvent::Vanished {
+                    id: TrackId(1),
+                    piece: Piece::Striker,
+                    last_seen,
+                    heading_to: last_seen + along * step_after,
+                    speed: step_after * 30.0,
+                    t: f64::from(i) * FRAME_S,
+                    hand_present: false,
+                });
+            }
+            match i {
+                _ if i <= hit => tracks.push(white.clone()),
+                _ => tracks.push(at(&white, contact + along * 10.0, Vector2::zeros())),
+            }
+            let hand_seats = if i < launch {
+                vec![Seat::North]
+            } else {
+                Vec::new()
+            };
+            machine.push(&TrackFrame {
+                hand_seats,
+                ..frame_with(i, tracks, events)
+            });
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_striker_track_that_speeds_up_as_it_hits_a_piece_at_rest_has_swapped_with_it() {
+        let pocketed = |strokes: &[SeenStroke]| -> Vec<Piece> {
+            strokes
+                .iter()
+                .flat_map(|s| s.stroke.pocketed.iter().map(|p| p.piece))
+                .collect()
+        };
+        // 40 mm a frame before the hit, 70 after: the white went in.
+        let swapped = white_hit_full_on_and_track_1_ran_on(70.0);
+        assert_eq!(pocketed(&swapped), vec![Piece::White], "{swapped:?}");
+        assert!(alerted(&swapped[0], "swapped pieces"), "{swapped:?}");
+        // Slower after the hit: the striker's track still follows the
+        // striker, which went in.
+        let not_swapped = white_hit_full_on_and_track_1_ran_on(30.0);
+        assert_eq!(
+            pocketed(&not_swapped),
+            vec![Piece::Striker],
+            "{not_swapped:?}"
+        );
+        assert!(!alerted(&not_swapped[0], "swapped pieces"));
     }
 
     /// Tracks as the machine is handed them: the striker (track 1, read as
