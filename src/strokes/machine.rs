@@ -5591,15 +5591,7 @@ mod tests {
                 _ if i <= hit => tracks.push(white.clone()),
                 _ => tracks.push(at(&white, contact + along * 10.0, Vector2::zeros())),
             }
-            let hand_seats = if i < launch {
-                vec![Seat::North]
-            } else {
-                Vec::new()
-            };
-            machine.push(&TrackFrame {
-                hand_seats,
-                ..frame_with(i, tracks, events)
-            });
+            machine.push(&struck_from_north_at(launch, i, tracks, events));
         }
         machine.finish()
     }
@@ -5750,15 +5742,7 @@ mod tests {
                 _ if i == hit + 7 => events.push(vanished(2, Piece::Black, black_at, black_at)),
                 _ => {}
             }
-            let hand_seats = if i < launch {
-                vec![Seat::North]
-            } else {
-                Vec::new()
-            };
-            machine.push(&TrackFrame {
-                hand_seats,
-                ..frame_with(i, tracks, events)
-            });
+            machine.push(&struck_from_north_at(launch, i, tracks, events));
         }
         machine.finish()
     }
@@ -6226,6 +6210,23 @@ mod tests {
                 seen_before: before,
                 ..VisionExtra::default()
             },
+        }
+    }
+
+    /// [`frame_with`], a hand seen at north until frame `launch`.
+    fn struck_from_north_at(
+        launch: u32,
+        i: u32,
+        tracks: Vec<Track>,
+        events: Vec<TrackEvent>,
+    ) -> TrackFrame {
+        TrackFrame {
+            hand_seats: if i < launch {
+                vec![Seat::North]
+            } else {
+                Vec::new()
+            },
+            ..frame_with(i, tracks, events)
         }
     }
 
