@@ -1160,11 +1160,7 @@ impl StrokeMachine {
         }
         let (now, before) = (&self.recent[n - 1], &self.recent[n - 2]);
         let lying_still = |id: TrackId, at: Point2<f64>| {
-            (n - 1 - STILL_BEFORE_TAKEN..n - 2).all(|i| {
-                self.recent[i]
-                    .disc(id)
-                    .is_some_and(|(p, _)| (p - at).norm() <= STILL_JITTER_MM)
-            })
+            lay_still(&self.recent, id, at, n - 1 - STILL_BEFORE_TAKEN..n - 2)
         };
         let taking = |id: TrackId| {
             (id == striker && !self.read_from_a_carromman)
@@ -1262,9 +1258,9 @@ impl StrokeMachine {
     /// striker hits it lying still: the striker's track sped up this frame
     /// by half again or more, and the carromman's track, still until the
     /// striker came within touching distance of it, now lies where the
-    /// striker's was last frame. A striker (up to 15 g under the ICF laws) is nearly
-    /// three times a carromman's weight: hitting one at rest it goes on
-    /// slower, never faster, and the carromman leaves faster than it. The
+    /// striker's was last frame. A striker (up to 15 g under the ICF laws)
+    /// is nearly three times a carromman's weight: hitting one at rest it
+    /// goes on slower, never faster, and the carromman leaves faster. The
     /// striker's track is following the carromman, and the carromman's the
     /// striker. Returns the striker's track from now on.
     fn note_swap_at_collision(&mut self, frame: &TrackFrame, striker: TrackId) -> Option<TrackId> {
@@ -1292,9 +1288,7 @@ impl StrokeMachine {
             .filter(|t| t.id != striker && t.piece != Piece::Striker)
             .filter_map(|t| {
                 let (spot, now) = (at(n - 3, t.id)?, at(n - 1, t.id)?);
-                let lay_still = (n - 3 - STILL_BEFORE_TAKEN..n - 3)
-                    .all(|i| at(i, t.id).is_some_and(|p| (p - spot).norm() <= STILL_JITTER_MM));
-                (lay_still
+                (lay_still(&self.recent, t.id, spot, n - 3 - STILL_BEFORE_TAKEN..n - 3)
                     && (s1 - spot).norm() <= touching
                     && (now - s1).norm() <= 2.0 * CARROMMAN_RADIUS_MM)
                     .then_some((t.id, t.piece, spot))
@@ -2454,11 +2448,21 @@ fn followed_the_same_piece(
     overlapped || handed_on
 }
 
-/// Where `id` was in frame `i` of `recent`: seen there, or, unseen, on the
-/// line between its sightings within [`BRIDGED_FRAMES`] before and after, at
-/// that frame's time. A blurred piece found as two discs is often seen as
-/// each in turn and never as both at once, but two pieces are never in one
-/// place at one time.
+/// Whether `id` was seen within [`STILL_JITTER_MM`] of `spot` in each of
+/// `frames` of `recent`.
+fn lay_still(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+    spot: Point2<f64>,
+    frames: std::ops::Range<usize>,
+) -> bool {
+    frames.into_iter().all(|i| {
+        recent[i]
+            .disc(id)
+            .is_some_and(|(p, _)| (p - spot).norm() <= STILL_JITTER_MM)
+    })
+}
+
 /// `frame` with the tracks in `swapped`, and their events, read as the
 /// pieces they follow.
 fn with_swapped_pieces(frame: &TrackFrame, swapped: &HashMap<TrackId, Piece>) -> TrackFrame {
@@ -2478,6 +2482,11 @@ fn with_swapped_pieces(frame: &TrackFrame, swapped: &HashMap<TrackId, Piece>) ->
     read
 }
 
+/// Where `id` was in frame `i` of `recent`: seen there, or, unseen, on the
+/// line between its sightings within [`BRIDGED_FRAMES`] before and after, at
+/// that frame's time. A blurred piece found as two discs is often seen as
+/// each in turn and never as both at once, but two pieces are never in one
+/// place at one time.
 fn disc_at(recent: &VecDeque<Positions>, id: TrackId, i: usize) -> Option<(Point2<f64>, f64)> {
     if let Some(disc) = recent.get(i)?.disc(id) {
         return Some(disc);
