@@ -1167,9 +1167,25 @@ impl Detector {
             }
             let centre_index = (disc.row.round() as usize).min(side - 1) * side
                 + (disc.column.round() as usize).min(side - 1);
-            let luma = search.board_at(centre_index).map_or(128.0, |bgr| {
+            let under = search.board_at(centre_index).map_or(128.0, |bgr| {
                 f64::from(bgr.iter().sum::<f32>() / 3.0 * background.gain())
             });
+            // A black lying on the drawing's dark ink, measured against the
+            // ink under its centre, reads as a white (clip 2374): there it
+            // is measured against the wood round it. Not where the ink under
+            // it is lighter than what is round it: round the centre design
+            // the "wood" is mostly its dark petals.
+            let round = background.board_luma_round(
+                disc.column,
+                disc.row,
+                BOARD_LUMA_REACH * radius_px,
+                |i| self.wood.get(i).copied().unwrap_or(false),
+            );
+            let luma = if under < round {
+                measured_against(Some((under, round)))
+            } else {
+                under
+            };
             let disc_px = (disc.column, disc.row, radius_px);
             let (_, _, Some((piece, confidence))) =
                 sample_colour(&self.models, bytes, side, disc_px, luma)
@@ -2055,6 +2071,38 @@ mod tests {
             -crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM,
         );
         assert_eq!(white_mean_after(on_base_circle.0, on_base_circle.1), before);
+    }
+
+    #[test]
+    fn a_black_found_again_on_a_line_of_the_drawing_is_a_black() {
+        // Clip 2374: a black lost as it stopped on a base line was found
+        // again by the second look, measured against the ink under its
+        // centre, as a white: a lost white's track took it.
+        use crate::geometry::spec::{
+            BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, OUTER_BASE_LINE_THICKNESS_MM,
+        };
+        // On the middle of the south seat's outer (thick) base line.
+        let spot = (
+            100.0,
+            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM - OUTER_BASE_LINE_THICKNESS_MM / 2.0),
+        );
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        detector.keep_board_for_search(&[Point2::new(spot.0, spot.1)]);
+        let view = view_of(&[placed(Piece::Black, spot.0, spot.1)]);
+        for _ in 0..FAINT_STILL_FRAMES + 2 {
+            detector.detect(&view, &[]).unwrap();
+        }
+        let wanted = [
+            (Piece::Black, Point2::new(spot.0, spot.1)),
+            (Piece::White, Point2::new(-spot.0, -spot.1)),
+        ];
+        let found = detector.search_faint(&view, &[], &[], &wanted).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].piece, Piece::Black, "{found:?}");
+        assert!(
+            (found[0].centre - Point2::new(spot.0, spot.1)).norm() < BLACK_ON_INK_TOLERANCE_MM,
+            "{found:?}"
+        );
     }
 
     #[test]

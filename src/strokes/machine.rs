@@ -1439,7 +1439,16 @@ impl StrokeMachine {
                     } else if born_since_strike(id) {
                         striker_track
                             .filter(|s| {
-                                s.piece != Piece::Striker
+                                // Told the striker by its size, it is the
+                                // striker unless another disc is (clip
+                                // 2490: a black read as the striker on its
+                                // blur); if it is, a twin on its blur is no
+                                // piece leaving either (clip 2764).
+                                let the_only_striker = frame
+                                    .tracks
+                                    .iter()
+                                    .all(|t| t.id == s.id || t.piece != Piece::Striker);
+                                (s.piece != Piece::Striker || the_only_striker)
                                     && s.seen_this_frame()
                                     && followed_the_same_piece(&self.recent, id, last_seen, s.id)
                             })
@@ -1565,7 +1574,7 @@ impl StrokeMachine {
                                     if piece == Piece::Striker {
                                         return None;
                                     }
-                                    let set_off = set_off_course_of(&self.recent, id)
+                                    let set_off = set_off_course_of(&self.recent, id, striker)
                                         .filter(|&seen| along_the_course(heading, seen))?;
                                     pocket_ahead(last_seen, set_off, set_off.norm())
                                 })
@@ -3279,24 +3288,30 @@ fn steady_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2
 /// pushed before it was struck) and then leaves at full speed along the
 /// same line, which [`steady_course_of`] takes for a track jumping between
 /// blobs. (Not for the striker: a fragment of its blur taken for a second
-/// striker pulls its track to and fro along its path.)
-fn set_off_course_of(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
+/// striker pulls its track to and fro along its path.) `striker` is the
+/// stroke's striker track.
+fn set_off_course_of(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+    striker: TrackId,
+) -> Option<Vector2<f64>> {
     let (before, last, first) = last_two_steps(recent, id)?;
     let sped_up = before.norm() > 0.0 && last.norm() > before.norm();
-    (sped_up && along_the_course(last, before) && apart_in(first, id)).then_some(last)
+    (sped_up && along_the_course(last, before) && apart_in(first, id, striker)).then_some(last)
 }
 
-/// Whether `id` lay apart from every other disc in `frame`: a track among
-/// touching pieces (the break cluster) is handed from one to the next as
-/// they scatter, and its steps are no one piece's.
-fn apart_in(frame: &Positions, id: TrackId) -> bool {
+/// Whether `id` lay apart from every other disc in `frame` but the
+/// `striker`: a track among touching pieces (the break cluster) is handed
+/// from one to the next as they scatter, and its steps are no one piece's;
+/// the striker touching it is what set it off (clip 2783).
+fn apart_in(frame: &Positions, id: TrackId, striker: TrackId) -> bool {
     let Some((at, radius)) = frame.disc(id) else {
         return false;
     };
     frame
         .discs
         .iter()
-        .filter(|(other, _, _)| *other != id)
+        .filter(|(other, _, _)| *other != id && *other != striker)
         .all(|&(_, other, r)| (other - at).norm() > radius + r + APART_GAP_MM)
 }
 
@@ -3334,12 +3349,17 @@ fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Knocke
     let (moved_t, moved) = sightings.next()?;
     let lying: Vec<(f64, Point2<f64>)> = sightings.take(LAY_STILL_FRAMES).collect();
     let &(lay_t, lay) = lying.first()?;
+    // The last sighting where it lay may be pulled a little off the spot by
+    // the blob of the disc striking it, run together with its own (clip
+    // 2783: 3.4 mm).
+    let before = lying.get(1).map_or(lay, |&(_, at)| at);
     let still = lying.len() == LAY_STILL_FRAMES
-        && lying
+        && (lay - before).norm() <= STRUCK_JITTER_MM
+        && lying[1..]
             .iter()
-            .all(|(_, at)| (at - lay).norm() <= LAY_STILL_WITHIN_MM);
+            .all(|(_, at)| (at - before).norm() <= LAY_STILL_WITHIN_MM);
     let step = moved - lay;
-    (still && step.norm() > LAY_STILL_WITHIN_MM).then(|| KnockedFromRest {
+    (still && step.norm() > STRUCK_JITTER_MM).then(|| KnockedFromRest {
         id,
         lay,
         moved_t,
@@ -3351,8 +3371,12 @@ fn knocked_from_rest(recent: &VecDeque<Positions>, id: TrackId) -> Option<Knocke
 /// [`knocked_from_rest`]...
 const LAY_STILL_FRAMES: usize = 3;
 
-/// ...within this distance (mm) of each other.
+/// ...within this distance (mm) of each other...
 const LAY_STILL_WITHIN_MM: f64 = 2.0;
+
+/// ...but the last within this distance (mm) of the one before, and the
+/// step away longer.
+const STRUCK_JITTER_MM: f64 = 4.0;
 
 /// A disc slower than this (mm/s) knocks nothing anywhere.
 const KNOCK_MIN_SPEED_MM_S: f64 = 300.0;
@@ -4768,7 +4792,8 @@ mod tests {
 
     #[test]
     fn a_piece_sets_off_when_it_speeds_up_along_its_first_step() {
-        let set_off = |path: &[(f64, f64)]| set_off_course_of(&recent(path), TrackId(3));
+        let set_off =
+            |path: &[(f64, f64)]| set_off_course_of(&recent(path), TrackId(3), TrackId(9));
         let creep_then_shot = set_off(&[(-284.0, -255.0), (-287.0, -258.0), (-302.0, -285.0)]);
         assert!(
             creep_then_shot
@@ -4784,9 +4809,14 @@ mod tests {
         in_a_cluster[0]
             .discs
             .push((TrackId(4), Point2::new(28.0, 80.0), CARROMMAN_RADIUS_MM));
-        assert_eq!(set_off_course_of(&in_a_cluster, TrackId(3)), None);
+        assert_eq!(
+            set_off_course_of(&in_a_cluster, TrackId(3), TrackId(9)),
+            None
+        );
+        // Clip 2783: touched by the striker that set it off.
+        assert!(set_off_course_of(&in_a_cluster, TrackId(3), TrackId(4)).is_some());
         in_a_cluster[0].discs[1].1 = Point2::new(28.0, 100.0);
-        assert!(set_off_course_of(&in_a_cluster, TrackId(3)).is_some());
+        assert!(set_off_course_of(&in_a_cluster, TrackId(3), TrackId(9)).is_some());
     }
 
     #[test]
@@ -5003,6 +5033,23 @@ mod tests {
             knocked_from_rest(&recent(&[lay, lay, (261.0, -208.0)]), TrackId(3)),
             None
         );
+        // Clip 2783: the last sighting where it lay pulled 3.4 mm off the
+        // spot by the striker's blob, then 27 mm a frame at the SW pocket.
+        let pulled = recent(&[
+            (-277.1, -253.2),
+            (-277.0, -253.2),
+            (-277.0, -253.2),
+            (-276.0, -250.0),
+            (-294.0, -270.0),
+        ]);
+        let velocity = knocked_from_rest(&pulled, TrackId(3)).map(|k| k.velocity);
+        assert!(
+            velocity.is_some_and(|v| (v - Vector2::new(-18.0, -20.0) / FRAME_S).norm() < 1e-6),
+            "{velocity:?}"
+        );
+        // Creeping a few mm a frame is no lying still.
+        let creeping = recent(&[(0.0, 0.0), (3.0, 0.0), (6.0, 0.0), (9.0, 0.0), (40.0, 0.0)]);
+        assert_eq!(knocked_from_rest(&creeping, TrackId(3)), None);
     }
 
     #[test]
@@ -5896,8 +5943,14 @@ mod tests {
     /// lines straight at the NE pocket after south's arm left, stopping
     /// 300 mm on and then lost from sight there (clip 2543's striker went
     /// unseen at rest); with `twin`, a second white disc beside it on its
-    /// blur from its second frame to its eighth.
-    fn white_striker_at_the_ne_pocket(twin: bool) -> Vec<SeenStroke> {
+    /// blur from its second frame to its eighth; from frame `told_from` on
+    /// the striker's disc is told the striker by its size; with
+    /// `another_striker`, so is a disc sliding slowly elsewhere from frame 22.
+    fn white_striker_at_the_ne_pocket(
+        twin: bool,
+        told_from: u32,
+        another_striker: bool,
+    ) -> Vec<SeenStroke> {
         let from = Point2::new(
             60.0,
             30.0 - (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
@@ -5908,10 +5961,19 @@ mod tests {
             let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
             let at = from + step * f64::from(i.clamp(20, 30) - 20);
             if (20..=32).contains(&i) {
-                discs.push(disc(Piece::White, at));
+                let piece = if i >= told_from {
+                    Piece::Striker
+                } else {
+                    Piece::White
+                };
+                discs.push(disc(piece, at));
             }
             if twin && (21..=27).contains(&i) {
                 discs.push(disc(Piece::White, at + aside));
+            }
+            if another_striker && (22..=40).contains(&i) {
+                let slid = 8.0 * f64::from(i - 22);
+                discs.push(disc(Piece::Striker, Point2::new(-200.0 + slid, -100.0)));
             }
             let hands = if (5..18).contains(&i) {
                 vec![arm_of(Seat::South)]
@@ -5927,11 +5989,22 @@ mod tests {
         // Clip 2543: the striker, read as a white, is seen as two discs for
         // a few frames; one track is lost heading straight at a pocket while
         // the other goes on and stops.
-        let strokes = white_striker_at_the_ne_pocket(true);
+        let strokes = white_striker_at_the_ne_pocket(true, u32::MAX, false);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert!(strokes[0].stroke.pocketed.is_empty(), "{:?}", strokes[0]);
         assert!(alerted(&strokes[0], "the striker seen twice"));
-        let alone = white_striker_at_the_ne_pocket(false);
+        // Clip 2764: the track that went on was told the striker by its
+        // size before its twin was lost; the twin is still no piece leaving.
+        let told = white_striker_at_the_ne_pocket(true, 24, false);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0].stroke.pocketed.is_empty(), "{:?}", told[0]);
+        assert!(alerted(&told[0], "the striker seen twice"));
+        // Clip 2490: another disc is told the striker too; the one that went
+        // on may be a carromman read as the striker on its blur, and the
+        // track lost beside it that carromman.
+        let two = white_striker_at_the_ne_pocket(true, 24, true);
+        assert!(!alerted(&two[0], "the striker seen twice"), "{two:?}");
+        let alone = white_striker_at_the_ne_pocket(false, u32::MAX, false);
         assert_eq!(alone.len(), 1, "{alone:?}");
         assert!(!alerted(&alone[0], "the striker seen twice"));
     }
