@@ -925,16 +925,25 @@ impl StrokeMachine {
                 let (still, moving) = (before.still, before.moving);
                 // A piece found only by a second look is held, not seen: a
                 // jump of its track is no sign that it was struck.
-                let (still, moving) =
-                    if t.hidden || !t.seen_this_frame() || t.found_by_second_look() {
-                        (0, 0)
-                    } else if t.speed() < rest_speed {
-                        (if moving > 0 { 1 } else { still + 1 }, 0)
-                    } else if moving < LAUNCH_FRAMES {
-                        (still, moving + 1)
+                let (still, moving) = if t.hidden || t.found_by_second_look() {
+                    (0, 0)
+                } else if !t.seen_this_frame() {
+                    // A piece lying still that goes unseen for a frame
+                    // as the striker meets it (their blobs run
+                    // together) still lay still: its launch is a
+                    // stroke's (clip 2776).
+                    if t.frames_unseen() <= 1 && moving == 0 {
+                        (still, 0)
                     } else {
-                        (0, moving + 1)
-                    };
+                        (0, 0)
+                    }
+                } else if t.speed() < rest_speed {
+                    (if moving > 0 { 1 } else { still + 1 }, 0)
+                } else if moving < LAUNCH_FRAMES {
+                    (still, moving + 1)
+                } else {
+                    (0, moving + 1)
+                };
                 let motion = Motion {
                     still,
                     moving,
@@ -2069,12 +2078,18 @@ fn reconcile_exits(
             continue;
         }
         // A carromman's colour seen going in outweighs a count that misses
-        // another kind, or none: only one resting on the lip disproves it.
-        let on_the_lip = p.pocket.is_some_and(|pocket| {
-            at_rest.tracks.iter().any(|t| {
-                t.piece == seen_as && (t.position - pocket_centre(pocket)).norm() <= POCKET_LIP_MM
-            })
-        });
+        // another kind, or none: only one resting on the lip disproves it,
+        // and only with the striker seen at rest. A striker unseen there is
+        // on the board as some carromman, perhaps of this kind (clip 2776:
+        // read as a white, it made the whites' count whole).
+        let striker_counted = missing_of(&missing, Piece::Striker) == 0;
+        let on_the_lip = striker_counted
+            && p.pocket.is_some_and(|pocket| {
+                at_rest.tracks.iter().any(|t| {
+                    t.piece == seen_as
+                        && (t.position - pocket_centre(pocket)).norm() <= POCKET_LIP_MM
+                })
+            });
         kept_pocketed[i] = !on_the_lip;
         let message = if on_the_lip {
             format!("a {seen_as} seemed to go in, but one rests on the pocket's lip and the count at rest misses none")
@@ -4141,6 +4156,32 @@ mod tests {
         assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    #[test]
+    fn a_piece_unseen_for_the_frame_it_was_hit_in_still_lay_still() {
+        // Clip 2776: the resting white went unseen the frame the striker
+        // met it (their blobs ran together), then shot off.
+        let gap =
+            unseen_striker_frames(true)
+                .enumerate()
+                .map(|(i, discs)| if i == 39 { Vec::new() } else { discs });
+        let strokes = run(gap);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(Piece::Black, Some(Pocket::Sw))]
+        );
+        assert!(alerted(&strokes[0], "striker was not seen"));
+        // Unseen for longer, it may have been carried off: no stroke.
+        let gone = unseen_striker_frames(true).enumerate().map(|(i, discs)| {
+            if (36..40).contains(&i) {
+                Vec::new()
+            } else {
+                discs
+            }
+        });
+        assert!(run(gone).is_empty());
     }
 
     /// [`unseen_striker_frames`] with `arms` over the board from frame 30
@@ -6413,6 +6454,40 @@ mod tests {
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
         assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
+    }
+
+    #[test]
+    fn a_piece_on_the_lip_disproves_a_pocketing_only_with_the_striker_seen_at_rest() {
+        // Before, 2 white; a white seen going into the NE pocket, another
+        // resting on its lip, and a white and the striker at rest
+        // mid-board: a bounce. Clip 2776: the same, but no striker at rest,
+        // for the "white" mid-board is the striker read as one: the
+        // whites' count is whole only through it.
+        let play = |striker_seen: bool| {
+            let mut stroke = stroke_seen(SeenCount {
+                white: 2,
+                black: 0,
+                queen: false,
+            });
+            stroke.stroke.pocketed = vec![PocketedPiece {
+                piece: Piece::White,
+                pocket: Some(crate::geometry::Pocket::Ne),
+                t: Some(1.0),
+                late: false,
+            }];
+            let lip = pocket_centre(crate::geometry::Pocket::Ne) - Vector2::new(40.0, 40.0);
+            let mut tracks = vec![
+                track_of(1, Piece::White, lip),
+                track_of(2, Piece::White, Point2::new(0.0, -200.0)),
+            ];
+            if striker_seen {
+                tracks.push(track_of(3, Piece::Striker, Point2::new(100.0, -250.0)));
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            stroke.stroke.pocketed
+        };
+        assert!(play(true).is_empty());
+        assert_eq!(play(false).len(), 1);
     }
 
     /// A black seen leaving over the frame while the break's pieces

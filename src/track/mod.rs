@@ -109,6 +109,12 @@ impl Track {
         self.missed == 0
     }
 
+    /// How many frames in a row up to this one no detection was matched to
+    /// the track (0 when it was seen in this one).
+    pub fn frames_unseen(&self) -> u32 {
+        self.missed
+    }
+
     /// Whether the piece was found by a second look at the board (see
     /// [`Tracker::refind`]) and has not been detected since: it is held in
     /// place, not seen.
