@@ -902,16 +902,52 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| {
-                t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S
+                // Seen running a frame longer than a launch needs: ghosts
+                // of the centre design jiggle, and a track born among them
+                // can run for two frames (clip 2374).
+                let knocked_off_a_spot = t.speed() >= UNSEEN_STRIKE_SPEED
+                    && self
+                        .motions
+                        .get(&t.id)
+                        .is_some_and(|m| m.moving >= KNOCKED_RUN_FRAMES)
+                    && self.set_off_from_a_neighbours_spot(t);
+                (t.speed() >= FAR_LAUNCH_MIN_SPEED_MM_S || knocked_off_a_spot)
                     && self.sliding_since_first_seen(t)
                     // Not from the lines of a player about lately: that is
                     // the striker read as a carromman, and its own path
-                    // tells its seat.
-                    && launch_seat(t).is_none_or(|launch| {
-                        !self.arm_seen_within(launch.seat, frame.t, PLAYER_ABOUT_S)
-                    })
+                    // tells its seat (but not one knocked off a piece's
+                    // spot: that is the piece).
+                    && (knocked_off_a_spot
+                        || launch_seat(t).is_none_or(|launch| {
+                            !self.arm_seen_within(launch.seat, frame.t, PLAYER_ABOUT_S)
+                        }))
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+    }
+
+    /// Whether `t` was first seen (tentative or confirmed) within a
+    /// carromman's width of where another piece lay still the frames just
+    /// before: that piece, knocked from its spot, its own track taken by
+    /// the disc that knocked it (clip 2399: the striker, unseen under the
+    /// arm, hit a black, whose track went on with the striker while the
+    /// black sped off as a new track at 1 m/s).
+    fn set_off_from_a_neighbours_spot(&self, t: &Track) -> bool {
+        let recent = &self.recent;
+        let Some(first) = recent.iter().position(|f| f.sighting(t.id).is_some()) else {
+            return false;
+        };
+        let Some(born_at) = recent[first].sighting(t.id) else {
+            return false;
+        };
+        if first < NEIGHBOUR_STILL_FRAMES {
+            return false;
+        }
+        let before = first - 1;
+        recent[before].discs.iter().any(|&(other, spot, _)| {
+            other != t.id
+                && (spot - born_at).norm() <= 2.0 * CARROMMAN_RADIUS_MM
+                && lay_still(recent, other, spot, first - NEIGHBOUR_STILL_FRAMES..first)
+        })
     }
 
     fn follow_motions(&mut self, frame: &TrackFrame) {
@@ -3525,6 +3561,14 @@ fn the_striker(tracks: &[Track], strike_speed: f64) -> Option<&Track> {
 /// struck striker: a hand sliding a piece moves it far slower.
 const UNSEEN_STRIKE_SPEED: f64 = 400.0;
 
+/// Frames a neighbour must have lain still in sight before a disc first
+/// seen speeding off its spot counts as that neighbour knocked from it
+/// (see [`StrokeMachine::set_off_from_a_neighbours_spot`]).
+const NEIGHBOUR_STILL_FRAMES: usize = 3;
+
+/// Frames a disc knocked off a neighbour's spot must be seen running.
+const KNOCKED_RUN_FRAMES: u32 = 3;
+
 /// Frames a piece must have lain still and in sight before its launch counts
 /// as a stroke: a flicker of a new track does not.
 const SETTLED_FRAMES: u32 = 15;
@@ -4156,6 +4200,52 @@ mod tests {
         assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    /// A black lying still at (-150, 150) from the start; north's arm over
+    /// the board until frame 38; at frame 40 a striker-coloured disc
+    /// `lands` mm from the black's spot (the striker, unseen until it hit
+    /// it) and stays, while a black shows `off` mm away and runs at the NW
+    /// pocket at 30 mm a frame.
+    fn black_knocked_off_its_spot(lands: f64, off: f64) -> Vec<SeenStroke> {
+        let spot = Point2::new(-150.0, 150.0);
+        let course = (pocket_centre(Pocket::Nw) - spot).normalize();
+        run_with_hands((0..80u32).map(move |i| {
+            let mut discs = Vec::new();
+            if i < 40 {
+                discs.push(disc(Piece::Black, spot));
+            } else {
+                discs.push(disc(Piece::White, spot - course * lands));
+                let run = off + 30.0 * f64::from(i - 40);
+                if run < 230.0 {
+                    discs.push(disc(Piece::Black, spot + course * run));
+                }
+            }
+            let hands = if (20..38).contains(&i) {
+                vec![arm_of(Seat::North)]
+            } else {
+                vec![]
+            };
+            (discs, hands)
+        }))
+    }
+
+    #[test]
+    fn a_disc_speeding_off_a_piece_s_spot_as_another_takes_its_track_is_that_piece_struck() {
+        // Clip 2399: the striker, unseen under north's arm, hit a black,
+        // whose track went on with the striker; the black left as a new
+        // track at 1 m/s into the NW pocket.
+        let strokes = black_knocked_off_its_spot(6.0, 25.0);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(
+            pockets_of(&strokes[0]),
+            vec![(Piece::Black, Some(Pocket::Nw))],
+            "{:?}",
+            strokes[0]
+        );
+        assert!(alerted(&strokes[0], "striker was not seen"));
+        // First seen far from any piece's spot: no stroke from it.
+        assert!(black_knocked_off_its_spot(6.0, 90.0).is_empty());
     }
 
     #[test]
