@@ -6406,6 +6406,16 @@ mod tests {
         track
     }
 
+    /// [`stroke_seen`] with `white` and `black` carrommen and the Queen
+    /// off the board seen before it.
+    fn stroke_seen_with(white: u32, black: u32) -> SeenStroke {
+        stroke_seen(SeenCount {
+            white,
+            black,
+            queen: false,
+        })
+    }
+
     fn stroke_seen(before: SeenCount) -> SeenStroke {
         SeenStroke {
             stroke: Stroke {
@@ -6554,11 +6564,7 @@ mod tests {
         // for the "white" mid-board is the striker read as one: the
         // whites' count is whole only through it.
         let play = |striker_seen: bool| {
-            let mut stroke = stroke_seen(SeenCount {
-                white: 2,
-                black: 0,
-                queen: false,
-            });
+            let mut stroke = stroke_seen_with(2, 0);
             stroke.stroke.pocketed = vec![PocketedPiece {
                 piece: Piece::White,
                 pocket: Some(crate::geometry::Pocket::Ne),
@@ -6587,11 +6593,7 @@ mod tests {
     #[test]
     fn a_departure_the_count_disproves_stands_where_a_new_piece_at_rest_shows_no_outline() {
         let play = |print_there_before: bool| {
-            let mut stroke = stroke_seen(SeenCount {
-                white: 1,
-                black: 2,
-                queen: false,
-            });
+            let mut stroke = stroke_seen_with(1, 2);
             stroke.stroke.overboard = vec![OverboardPiece {
                 piece: Piece::Black,
                 t: Some(1.0),
