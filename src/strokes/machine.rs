@@ -3803,6 +3803,16 @@ mod tests {
     }
 
     /// The arm of the player at `seat` reaching in over the board's edge.
+    /// The arm of `seat` over the board in frame `i` if it is one of
+    /// `frames`, else no hand.
+    fn arm_over_the_board(seat: Seat, frames: std::ops::Range<u32>, i: u32) -> Vec<Occluder> {
+        if frames.contains(&i) {
+            vec![arm_of(seat)]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn arm_of(seat: Seat) -> Occluder {
         let a = rotate_to_seat(Point2::new(100.0, -420.0), seat);
         let b = rotate_to_seat(Point2::new(160.0, -300.0), seat);
@@ -3892,11 +3902,7 @@ mod tests {
                 let at = Point2::new(-118.0, -230.0) + Vector2::new(-6.0, 45.0) * moved;
                 discs.push(disc(Piece::White, at));
             }
-            let hands = if (5..21).contains(&i) {
-                vec![arm_of(Seat::South)]
-            } else {
-                vec![]
-            };
+            let hands = arm_over_the_board(Seat::South, 5..21, i);
             (discs, hands)
         }));
         assert_eq!(strokes.len(), 1, "{strokes:?}");
@@ -4221,11 +4227,7 @@ mod tests {
                     discs.push(disc(Piece::Black, spot + course * run));
                 }
             }
-            let hands = if (20..38).contains(&i) {
-                vec![arm_of(Seat::North)]
-            } else {
-                vec![]
-            };
+            let hands = arm_over_the_board(Seat::North, 20..38, i);
             (discs, hands)
         }))
     }
@@ -6106,11 +6108,7 @@ mod tests {
                 let slid = 8.0 * f64::from(i - 22);
                 discs.push(disc(Piece::Striker, Point2::new(-200.0 + slid, -100.0)));
             }
-            let hands = if (5..18).contains(&i) {
-                vec![arm_of(Seat::South)]
-            } else {
-                vec![]
-            };
+            let hands = arm_over_the_board(Seat::South, 5..18, i);
             (discs, hands)
         }))
     }
@@ -6406,8 +6404,18 @@ mod tests {
         track
     }
 
-    /// [`stroke_seen`] with `white` and `black` carrommen and the Queen
-    /// off the board seen before it.
+    /// `piece` seen going into `pocket` at `t` (s), in time.
+    fn went_in(piece: Piece, pocket: Pocket, t: f64) -> PocketedPiece {
+        PocketedPiece {
+            piece,
+            pocket: Some(pocket),
+            t: Some(t),
+            late: false,
+        }
+    }
+
+    /// [`stroke_seen`] with `white` and `black` carrommen and no Queen
+    /// seen before it.
     fn stroke_seen_with(white: u32, black: u32) -> SeenStroke {
         stroke_seen(SeenCount {
             white,
@@ -6565,13 +6573,8 @@ mod tests {
         // whites' count is whole only through it.
         let play = |striker_seen: bool| {
             let mut stroke = stroke_seen_with(2, 0);
-            stroke.stroke.pocketed = vec![PocketedPiece {
-                piece: Piece::White,
-                pocket: Some(crate::geometry::Pocket::Ne),
-                t: Some(1.0),
-                late: false,
-            }];
-            let lip = pocket_centre(crate::geometry::Pocket::Ne) - Vector2::new(40.0, 40.0);
+            stroke.stroke.pocketed = vec![went_in(Piece::White, Pocket::Ne, 1.0)];
+            let lip = pocket_centre(Pocket::Ne) - Vector2::new(40.0, 40.0);
             let mut tracks = vec![
                 track_of(1, Piece::White, lip),
                 track_of(2, Piece::White, Point2::new(0.0, -200.0)),
