@@ -1047,10 +1047,10 @@ impl Detector {
     fn board_lumas(&self, cx: f64, cy: f64, radius_px: f64) -> Option<(f64, f64)> {
         let background = self.background.as_ref()?;
         let under = background.luma_at(cx.round().max(0.0) as usize, cy.round().max(0.0) as usize);
-        let round = background.board_luma_round(cx, cy, BOARD_LUMA_REACH * radius_px, |i| {
-            self.wood.get(i).copied().unwrap_or(false)
-        });
-        Some((under, round))
+        Some((
+            under,
+            wood_luma_round(background, &self.wood, cx, cy, radius_px),
+        ))
     }
 
     /// Learns the empty board everywhere except under hands and the pieces
@@ -1175,12 +1175,7 @@ impl Detector {
             // is measured against the wood round it. Not where the ink under
             // it is lighter than what is round it: round the centre design
             // the "wood" is mostly its dark petals.
-            let round = background.board_luma_round(
-                disc.column,
-                disc.row,
-                BOARD_LUMA_REACH * radius_px,
-                |i| self.wood.get(i).copied().unwrap_or(false),
-            );
+            let round = wood_luma_round(background, &self.wood, disc.column, disc.row, radius_px);
             let luma = if under < round {
                 measured_against(Some((under, round)))
             } else {
@@ -1532,6 +1527,21 @@ struct ColourReading {
 /// drawing's ink.
 fn on_plain_wood((under, round): (f64, f64)) -> bool {
     (under - round).abs() <= PLAIN_WOOD_TOLERANCE * round
+}
+
+/// The empty board's luma on the wood round a disc of `radius_px` at
+/// (cx, cy) (top-view px; `wood` as [`Detector`] keeps it), out to
+/// [`BOARD_LUMA_REACH`] radii.
+fn wood_luma_round(
+    background: &Background,
+    wood: &[bool],
+    cx: f64,
+    cy: f64,
+    radius_px: f64,
+) -> f64 {
+    background.board_luma_round(cx, cy, BOARD_LUMA_REACH * radius_px, |i| {
+        wood.get(i).copied().unwrap_or(false)
+    })
 }
 
 /// The empty board's luma a disc is measured against, from the luma under

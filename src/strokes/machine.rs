@@ -933,17 +933,17 @@ impl StrokeMachine {
     /// black sped off as a new track at 1 m/s).
     fn set_off_from_a_neighbours_spot(&self, t: &Track) -> bool {
         let recent = &self.recent;
-        let Some(first) = recent.iter().position(|f| f.sighting(t.id).is_some()) else {
-            return false;
-        };
-        let Some(born_at) = recent[first].sighting(t.id) else {
+        let Some((first, born_at)) = recent
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| Some((i, f.sighting(t.id)?)))
+        else {
             return false;
         };
         if first < NEIGHBOUR_STILL_FRAMES {
             return false;
         }
-        let before = first - 1;
-        recent[before].discs.iter().any(|&(other, spot, _)| {
+        recent[first - 1].discs.iter().any(|&(other, spot, _)| {
             other != t.id
                 && (spot - born_at).norm() <= 2.0 * CARROMMAN_RADIUS_MM
                 && lay_still(recent, other, spot, first - NEIGHBOUR_STILL_FRAMES..first)
@@ -968,7 +968,7 @@ impl StrokeMachine {
                     // as the striker meets it (their blobs run
                     // together) still lay still: its launch is a
                     // stroke's (clip 2776).
-                    if t.frames_unseen() <= 1 && moving == 0 {
+                    if t.frames_unseen() == 1 && moving == 0 {
                         (still, 0)
                     } else {
                         (0, 0)
@@ -1489,11 +1489,11 @@ impl StrokeMachine {
                                 // 2490: a black read as the striker on its
                                 // blur); if it is, a twin on its blur is no
                                 // piece leaving either (clip 2764).
-                                let the_only_striker = frame
-                                    .tracks
-                                    .iter()
-                                    .all(|t| t.id == s.id || t.piece != Piece::Striker);
-                                (s.piece != Piece::Striker || the_only_striker)
+                                (s.piece != Piece::Striker
+                                    || frame
+                                        .tracks
+                                        .iter()
+                                        .all(|t| t.id == s.id || t.piece != Piece::Striker))
                                     && s.seen_this_frame()
                                     && followed_the_same_piece(&self.recent, id, last_seen, s.id)
                             })
