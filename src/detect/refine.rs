@@ -102,6 +102,28 @@ pub fn refine_centre(
     seen: Point2<f64>,
     radius_mm: f64,
 ) -> Option<Point2<f64>> {
+    fit_outline_of(frame, top_view, shift, seen, radius_mm).map(|outline| outline.centre)
+}
+
+/// A disc's outline fitted on the camera frame: its centre and radius in
+/// the board plane's mapping, board mm. The radius is the outline's as
+/// seen, a little over the disc's own (its side wall and blur).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FittedOutline {
+    /// Centre, board mm.
+    pub centre: Point2<f64>,
+    /// Radius, mm.
+    pub radius_mm: f64,
+}
+
+/// As [`refine_centre`], with the radius the outline measures.
+pub fn fit_outline_of(
+    frame: &GrayImage,
+    top_view: &TopView,
+    shift: Shift,
+    seen: Point2<f64>,
+    radius_mm: f64,
+) -> Option<FittedOutline> {
     let ring = (
         radius_mm - EDGE_INSIDE_MM - RING_MARGIN_MM,
         radius_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM,
@@ -114,7 +136,10 @@ pub fn refine_centre(
         return None;
     }
     let centre = patch.to_board(circle.centre);
-    ((centre - seen).norm() <= MAX_SHIFT_MM).then_some(centre)
+    ((centre - seen).norm() <= MAX_SHIFT_MM).then_some(FittedOutline {
+        centre,
+        radius_mm: radius,
+    })
 }
 
 /// A square of grey levels sampled from the camera frame round a board
@@ -397,11 +422,50 @@ fn fit_circle(points: &[Point2<f64>]) -> Option<Circle> {
     })
 }
 
+/// A camera over the board like the simulator's, and a frame from it of
+/// light wood with dark discs (`centre`, radius) and, optionally, a
+/// dark band (a forearm) over everything north of `arm_north_of`.
+#[cfg(test)]
+pub(crate) fn camera_and_frame(
+    discs: &[(Point2<f64>, f64)],
+    arm_north_of: Option<f64>,
+) -> (crate::sim::camera::Camera, Mat) {
+    let camera = crate::detect::test_camera();
+    let mut bytes = vec![0u8; 1280 * 720 * 3];
+    for row in 0..720 {
+        for column in 0..1280 {
+            // 3×3 samples a pixel: edges shade as a camera's do.
+            let mut dark = 0.0;
+            for (sx, sy) in (0..9).map(|k| (k % 3, k / 3)) {
+                let image = Point2::new(
+                    column as f64 + (f64::from(sx) + 0.5) / 3.0 - 0.5,
+                    row as f64 + (f64::from(sy) + 0.5) / 3.0 - 0.5,
+                );
+                let board = camera.image_to_board(image).unwrap();
+                let on_disc = discs.iter().any(|(c, r)| (board - c).norm() <= *r);
+                let on_arm = arm_north_of.is_some_and(|north| board.y > north);
+                if on_disc || on_arm {
+                    dark += 1.0 / 9.0;
+                }
+            }
+            let grey = (200.0 - 160.0 * dark) as u8;
+            let i = 3 * (row * 1280 + column);
+            bytes[i..i + 3].copy_from_slice(&[grey.saturating_sub(40), grey, grey]);
+        }
+    }
+    let frame = Mat::from_slice(&bytes)
+        .unwrap()
+        .reshape(3, 720)
+        .unwrap()
+        .try_clone()
+        .unwrap();
+    (camera, frame)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::spec::CARROMMAN_RADIUS_MM;
-    use crate::sim::camera::Camera;
 
     #[test]
     fn a_circle_through_exact_points_is_found_exactly() {
@@ -441,42 +505,6 @@ mod tests {
             "{:?}",
             robust.centre
         );
-    }
-
-    /// A camera over the board like the simulator's, and a frame from it of
-    /// light wood with dark discs (`centre`, radius) and, optionally, a
-    /// dark band (a forearm) over everything north of `arm_north_of`.
-    fn camera_and_frame(discs: &[(Point2<f64>, f64)], arm_north_of: Option<f64>) -> (Camera, Mat) {
-        let camera = crate::detect::test_camera();
-        let mut bytes = vec![0u8; 1280 * 720 * 3];
-        for row in 0..720 {
-            for column in 0..1280 {
-                // 3×3 samples a pixel: edges shade as a camera's do.
-                let mut dark = 0.0;
-                for (sx, sy) in (0..9).map(|k| (k % 3, k / 3)) {
-                    let image = Point2::new(
-                        column as f64 + (f64::from(sx) + 0.5) / 3.0 - 0.5,
-                        row as f64 + (f64::from(sy) + 0.5) / 3.0 - 0.5,
-                    );
-                    let board = camera.image_to_board(image).unwrap();
-                    let on_disc = discs.iter().any(|(c, r)| (board - c).norm() <= *r);
-                    let on_arm = arm_north_of.is_some_and(|north| board.y > north);
-                    if on_disc || on_arm {
-                        dark += 1.0 / 9.0;
-                    }
-                }
-                let grey = (200.0 - 160.0 * dark) as u8;
-                let i = 3 * (row * 1280 + column);
-                bytes[i..i + 3].copy_from_slice(&[grey.saturating_sub(40), grey, grey]);
-            }
-        }
-        let frame = Mat::from_slice(&bytes)
-            .unwrap()
-            .reshape(3, 720)
-            .unwrap()
-            .try_clone()
-            .unwrap();
-        (camera, frame)
     }
 
     #[test]

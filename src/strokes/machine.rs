@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::refine::refine_centre;
+use crate::detect::refine::fit_outline_of;
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::segment_distance;
@@ -123,7 +123,30 @@ pub struct RestSnapshot {
     /// mapping, before standing it on the board), where refining starts.
     #[serde(skip)]
     seen: Vec<Point2<f64>>,
+    /// What the tracker had the striker as, where no track of the striker
+    /// rested on the board and one carromman's outline measured a
+    /// striker's size (see [`RestSnapshot::refine`]): the count at rest
+    /// counted it as one of that kind.
+    #[serde(skip)]
+    striker_counted_as: Option<Piece>,
 }
+
+/// The largest outline at rest is the striker's when it measures this much
+/// (mm) over the median outline, and [`STRIKER_OVER_THE_NEXT_MM`] over the
+/// next largest: a striker of 38–41.3 mm against carrommen of 30.2–31.8.
+/// On the dev clips' rests without a striker track, the median's margin
+/// alone let a carromman by a print or the board's line through (1 of 88);
+/// the next's and [`OUTLINES_AGREE_MM`] keep them out.
+const STRIKER_OVER_THE_MEDIAN_MM: f64 = 1.3;
+const STRIKER_OVER_THE_NEXT_MM: f64 = 0.8;
+
+/// The outline looked for at the striker's size must come out within this
+/// (mm) of the one looked for at a carromman's: the same edge, not a
+/// neighbour's or a print's farther out.
+const OUTLINES_AGREE_MM: f64 = 1.0;
+
+/// Fewer outlines measured than this and there is no median to judge by.
+const STRIKER_BY_SIZE_MIN_OUTLINES: usize = 5;
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
@@ -165,12 +188,17 @@ impl RestSnapshot {
                 .collect(),
             refined: 0,
             seen: frame.tracks.iter().map(|track| track.position).collect(),
+            striker_counted_as: None,
         }
     }
 
     /// Places each piece again by its outline in the camera `frame` the
-    /// snapshot was taken on (see [`refine_centre`]); a piece whose
-    /// outline cannot be trusted keeps its track's place.
+    /// snapshot was taken on (see [`fit_outline_of`]); a piece whose
+    /// outline cannot be trusted keeps its track's place. Where no track
+    /// of the striker rests on the board, the carromman whose outline
+    /// measures a striker's size is the striker (the tracker can carry a
+    /// carromman's identity onto the striker that struck it and stopped
+    /// beside its spot).
     pub fn refine(
         &mut self,
         frame: &Mat,
@@ -181,17 +209,70 @@ impl RestSnapshot {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
-        for (resting, &seen) in self.pieces.iter_mut().zip(&self.seen) {
-            let Some(centre) =
-                refine_centre(&grey, top_view, shift, seen, resting.piece.radius_mm())
+        let mut outline_radii = vec![None; self.pieces.len()];
+        for ((resting, &seen), radius) in self
+            .pieces
+            .iter_mut()
+            .zip(&self.seen)
+            .zip(&mut outline_radii)
+        {
+            let Some(outline) =
+                fit_outline_of(&grey, top_view, shift, seen, resting.piece.radius_mm())
             else {
                 resting.no_outline = true;
                 continue;
             };
-            let at = viewpoint.map_or(centre, |v| stand_on_the_board(centre, v));
+            *radius = Some(outline.radius_mm);
+            let at = viewpoint.map_or(outline.centre, |v| stand_on_the_board(outline.centre, v));
             *resting = RestingPiece::at(resting.piece, at);
             self.refined += 1;
         }
+        self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outline_radii);
+    }
+
+    /// Takes the piece whose outline (`outline_radii`, mm, one per piece)
+    /// stands out as a striker's for the striker, where none rests on the
+    /// board.
+    fn find_the_striker_by_size(
+        &mut self,
+        grey: &GrayImage,
+        top_view: &TopView,
+        shift: Shift,
+        viewpoint: Option<Point3<f64>>,
+        outline_radii: &[Option<f64>],
+    ) {
+        if self.pieces.iter().any(|p| p.piece == Piece::Striker) {
+            return;
+        }
+        let mut measured: Vec<(usize, f64)> = outline_radii
+            .iter()
+            .enumerate()
+            .filter_map(|(k, radius)| radius.map(|r| (k, r)))
+            .collect();
+        if measured.len() < STRIKER_BY_SIZE_MIN_OUTLINES {
+            return;
+        }
+        measured.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (largest, radius) = measured[0];
+        let next = measured[1].1;
+        let median = measured[measured.len() / 2].1;
+        if radius - median < STRIKER_OVER_THE_MEDIAN_MM || radius - next < STRIKER_OVER_THE_NEXT_MM
+        {
+            return;
+        }
+        let Some(as_striker) =
+            fit_outline_of(grey, top_view, shift, self.seen[largest], STRIKER_RADIUS_MM)
+        else {
+            return;
+        };
+        if (as_striker.radius_mm - radius).abs() > OUTLINES_AGREE_MM {
+            return;
+        }
+        let at = viewpoint.map_or(as_striker.centre, |v| {
+            stand_on_the_board(as_striker.centre, v)
+        });
+        self.striker_counted_as = Some(self.pieces[largest].piece);
+        self.pieces[largest] = RestingPiece::at(Piece::Striker, at);
     }
 }
 
@@ -240,6 +321,18 @@ impl SeenCount {
             white: count(Piece::White),
             black: count(Piece::Black),
             queen: count(Piece::Queen) > 0,
+        }
+    }
+
+    /// Each kind's count, or `other`'s where it saw more.
+    fn at_least(self, other: Option<SeenCount>) -> SeenCount {
+        let Some(other) = other else {
+            return self;
+        };
+        SeenCount {
+            white: self.white.max(other.white),
+            black: self.black.max(other.black),
+            queen: self.queen || other.queen,
         }
     }
 }
@@ -338,6 +431,14 @@ pub struct StrokeMachine {
     /// The camera's centre, board mm, where known: rest positions are
     /// reported where the pieces stand on the board.
     viewpoint: Option<Point3<f64>>,
+    /// The most pieces of each kind counted in a frame since the last
+    /// stroke came to rest: pieces are only ever added between strokes,
+    /// while a stroke recognised late (its striker unseen, a carromman
+    /// shooting off) starts where the pieces have already scattered and
+    /// some are lost in the blur, and pieces lying under an arm are dropped
+    /// by the tracker (clip 2819's break: 7 white and 7 black seen at the
+    /// start for 9 and 9).
+    quiet_count: Option<SeenCount>,
     /// The seat of the last arm seen over the board between strokes, however
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
@@ -404,6 +505,7 @@ impl StrokeMachine {
             frames_seen: 0,
             overboard_tracks: Vec::new(),
             hand_seat: None,
+            quiet_count: None,
             last_seat: None,
             seat_unsure: false,
             lost_towards_pocket: Vec::new(),
@@ -462,7 +564,8 @@ impl StrokeMachine {
     /// counted. Such a piece shows no disc outline, so each new one without
     /// (not lying without one in the same spot after the stroke before,
     /// whose count it was already in) lets one departure of its kind seen
-    /// over the frame stand, in time order.
+    /// over the frame stand, in time order; so does the striker found by
+    /// its size where the tracker had it as a carromman (counted as one).
     pub fn outlines_looked_at(&mut self, index: u64) {
         let Some((stroke, earlier)) = self.finished.split_last_mut() else {
             return;
@@ -470,6 +573,15 @@ impl StrokeMachine {
         let Some(rest) = stroke.vision.rest.as_ref().filter(|r| r.frame == index) else {
             return;
         };
+        let mut striker_counted_as = rest.striker_counted_as;
+        if let Some(piece) = striker_counted_as {
+            stroke.vision.alerts.push(VisionNote {
+                t: rest.t,
+                message: format!(
+                    "the striker at rest was followed as a {piece}: its outline measures a striker's size"
+                ),
+            });
+        }
         if stroke.vision.doubted_overboard.is_empty() {
             return;
         }
@@ -490,11 +602,16 @@ impl StrokeMachine {
             .map(|p| p.piece)
             .collect();
         for off in std::mem::take(&mut stroke.vision.doubted_overboard) {
-            let Some(k) = without_outline.iter().position(|&p| p == off.piece) else {
+            let piece = off.piece;
+            let counted_instead = if striker_counted_as == Some(piece) {
+                striker_counted_as = None;
+                "the striker".to_string()
+            } else if let Some(k) = without_outline.iter().position(|&p| p == piece) {
+                without_outline.swap_remove(k);
+                format!("a {piece} with no disc outline (a print the pieces uncovered?)")
+            } else {
                 continue;
             };
-            without_outline.swap_remove(k);
-            let piece = off.piece;
             let t = off.t.unwrap_or(rest.t);
             let vetoed = departure_disproved(piece);
             stroke
@@ -504,7 +621,7 @@ impl StrokeMachine {
             stroke.vision.alerts.push(VisionNote {
                 t,
                 message: format!(
-                    "a {piece} left the board: the count at rest took a {piece} with no disc outline (a print the pieces uncovered?) for one"
+                    "a {piece} left the board: the count at rest took {counted_instead} for one"
                 ),
             });
             stroke.stroke.overboard.push(off);
@@ -559,6 +676,9 @@ impl StrokeMachine {
         if let ([seat], false) = (&frame.hand_seats[..], self.in_motion()) {
             self.hand_seat = Some((*seat, frame.t));
             self.last_seat = Some(*seat);
+        }
+        if !self.in_motion() {
+            self.quiet_count = Some(SeenCount::of(&frame.tracks).at_least(self.quiet_count));
         }
         let launched = self.launched_without_striker(frame);
         self.follow_motions(frame);
@@ -1140,7 +1260,7 @@ impl StrokeMachine {
         let mut vision = VisionExtra {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
-            seen_before: SeenCount::of(&frame.tracks),
+            seen_before: SeenCount::of(&frame.tracks).at_least(self.quiet_count.take()),
             alerts: self.set_out_motion.take().into_iter().collect(),
             ..VisionExtra::default()
         };
@@ -6640,6 +6760,113 @@ mod tests {
         let stroke = play(true);
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
         assert!(stroke.vision.alerts[0].message.contains("says it did not"));
+    }
+
+    /// Eight carrommen at rest and a disc of `radius` (mm) followed as a
+    /// white, drawn on a camera frame and looked at there; a white seen
+    /// leaving over the frame that the count at rest disproves (6 whites
+    /// before, 5 and the disc after).
+    fn disc_at_rest_followed_as_a_white(radius: f64) -> SeenStroke {
+        let carrommen = [
+            (Piece::White, -150.0, 60.0),
+            (Piece::White, 40.0, 180.0),
+            (Piece::Black, 120.0, -60.0),
+            (Piece::Black, -60.0, -160.0),
+            (Piece::White, 220.0, 90.0),
+            (Piece::Black, -230.0, -40.0),
+            (Piece::White, 150.0, -200.0),
+            (Piece::White, -120.0, 230.0),
+        ];
+        let disc_at = Point2::new(30.0, -40.0);
+        let mut discs: Vec<(Point2<f64>, f64)> = carrommen
+            .iter()
+            .map(|&(_, x, y)| (Point2::new(x, y), CARROMMAN_RADIUS_MM))
+            .collect();
+        discs.push((disc_at, radius));
+        let (camera, image) = crate::detect::refine::camera_and_frame(&discs, None);
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let mut tracks: Vec<Track> = carrommen
+            .iter()
+            .enumerate()
+            .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
+            .collect();
+        // A little off, as the 2 mm top view leaves it.
+        tracks.push(track_of(9, Piece::White, disc_at + Vector2::new(1.1, -0.8)));
+        let at_rest = at_rest_with(tracks);
+        let mut stroke = stroke_seen_with(6, 3);
+        stroke.stroke.overboard = vec![OverboardPiece {
+            piece: Piece::White,
+            t: Some(1.0),
+        }];
+        reconcile_exits(&mut stroke, &at_rest, &[]);
+        assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+        let mut rest = RestSnapshot::of(&at_rest, None);
+        rest.refine(&image, &view, Shift::NONE, None);
+        stroke.vision.rest = Some(rest);
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        machine.finished.push(stroke);
+        machine.outlines_looked_at(at_rest.index);
+        machine.finished.pop().unwrap()
+    }
+
+    #[test]
+    fn a_carromman_at_rest_whose_outline_measures_a_striker_s_size_is_the_striker() {
+        // A 38 mm striker: one of 41.3 mm measures too large for a
+        // carromman's outline at all, shows none, and lets the departure
+        // stand as a piece without an outline does.
+        let small_striker = crate::geometry::spec::STRIKER_DIAMETER.min / 2.0;
+        let stroke = disc_at_rest_followed_as_a_white(small_striker);
+        let rest = stroke.vision.rest.as_ref().unwrap();
+        assert_eq!(rest.refined, 9, "{rest:?}");
+        let strikers: Vec<&RestingPiece> = rest
+            .pieces
+            .iter()
+            .filter(|p| p.piece == Piece::Striker)
+            .collect();
+        assert_eq!(strikers.len(), 1, "{rest:?}");
+        assert!(
+            (strikers[0].x - 30.0).hypot(strikers[0].y + 40.0) < 0.3,
+            "{rest:?}"
+        );
+        assert_eq!(rest.striker_counted_as, Some(Piece::White));
+        // The count at rest took the striker for a white: the white seen
+        // leaving over the frame did leave.
+        assert_eq!(
+            stroke.stroke.overboard.len(),
+            1,
+            "{:?}",
+            stroke.vision.alerts
+        );
+        assert!(alerted(&stroke, "took the striker for one"));
+        assert!(alerted(&stroke, "followed as a white"));
+
+        // A white of a carromman's size is a white, and the count stands.
+        let stroke = disc_at_rest_followed_as_a_white(CARROMMAN_RADIUS_MM);
+        let rest = stroke.vision.rest.as_ref().unwrap();
+        assert_eq!(rest.refined, 9, "{rest:?}");
+        assert_eq!(rest.striker_counted_as, None);
+        assert!(rest.pieces.iter().all(|p| p.piece != Piece::Striker));
+        assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+    }
+
+    /// Three whites lying still, lost from sight at frame 20 (under an arm,
+    /// say) while a black lies still; at frame 40 the black shoots off,
+    /// struck by a striker never seen.
+    #[test]
+    fn pieces_lost_from_sight_between_strokes_still_count_before_the_next() {
+        let whites =
+            [(-50.0, 100.0), (60.0, 120.0), (200.0, -30.0)].map(|(x, y)| Point2::new(x, y));
+        let strokes = run(unseen_striker_frames(true)
+            .enumerate()
+            .map(move |(i, mut discs)| {
+                if i < 20 {
+                    discs.extend(whites.iter().map(|&w| disc(Piece::White, w)));
+                }
+                discs
+            }));
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].vision.seen_before.white, 3);
+        assert_eq!(strokes[0].vision.seen_before.black, 1);
     }
 
     fn pocketed_ne(piece: Piece, t: f64) -> PocketedPiece {
