@@ -261,13 +261,23 @@ const LOOKED_FOR_S: f64 = 10.0;
 /// The piece lost lately that a tentative track is, if any (the memory is
 /// used up).
 fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> {
-    let found = lost.iter().position(|lost| {
-        lost.piece == track.piece
+    let i = lost.iter().position(|lost| {
+        !lost.taken_far
+            && lost.piece == track.piece
             && t - lost.t <= REFOUND_WITHIN_S
             && (lost.at - track.position).norm() <= REFOUND_REACH_MM
             && not_behind(lost, track.position)
-    });
-    found.map(|i| lost.remove(i).id)
+    })?;
+    let id = lost[i].id;
+    if lost[i].still_under_a_hand && (lost[i].at - track.position).norm() > LAY_WHERE_LOST_MM {
+        // Clip 2808: a white lost under the striking player's fingers on
+        // the base line gave its identity to a ghost of the drawing 370 mm
+        // away, and lay there unfollowed until it was knocked off the board.
+        lost[i].taken_far = true;
+    } else {
+        lost.remove(i);
+    }
+    Some(id)
 }
 
 /// A piece lost speeding at least this fast (mm/s) is not found again
@@ -307,7 +317,19 @@ struct LostPiece {
     /// Its velocity when lost, mm/s.
     velocity: Vector2<f64>,
     t: f64,
+    /// It went from sight lying still under a hand: it cannot have gone
+    /// far, and a disc of its kind taken for it far away (a ghost of the
+    /// drawing, another piece) leaves it still looked for where it lay.
+    still_under_a_hand: bool,
+    /// Its identity went to a track found far from where it lay (see
+    /// [`refound`]); only a disc where it lay is still taken for it.
+    taken_far: bool,
 }
+
+/// A piece lost lying still under a hand is found again by a second look
+/// ([`Tracker::refind`]) within this distance (mm) of where it lay, after
+/// its identity went to a track found far away.
+const LAY_WHERE_LOST_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
 
 /// The event of `track` going from sight at `t`, heading on for `frame_dt`;
 /// one lost away from the pockets joins `recently_lost`, to be found again.
@@ -327,6 +349,8 @@ fn lose(
             at: track.position,
             velocity: track.velocity,
             t,
+            still_under_a_hand: track.hidden && track.speed() < AT_REST_MM_S,
+            taken_far: false,
         });
     }
     TrackEvent::Vanished {
@@ -1005,7 +1029,11 @@ impl Tracker {
                 .recently_lost
                 .iter()
                 .enumerate()
-                .filter(|(_, lost)| lost.piece == detection.piece)
+                .filter(|(_, lost)| {
+                    lost.piece == detection.piece
+                        && (!lost.taken_far
+                            || (lost.at - detection.centre).norm() <= LAY_WHERE_LOST_MM)
+                })
                 .min_by(|a, b| {
                     let da = (a.1.at - detection.centre).norm();
                     let db = (b.1.at - detection.centre).norm();
@@ -1797,6 +1825,72 @@ mod tests {
         let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
         assert!(black.hidden);
         assert_eq!(black.position, Point2::new(100.0, 100.0));
+    }
+
+    /// A white lying still under a hand until its track is dropped; a
+    /// white-looking disc far away then takes its identity (a ghost of the
+    /// drawing): the white is still looked for where it lay, and only there.
+    #[test]
+    fn a_piece_lost_under_a_hand_whose_identity_went_far_away_is_still_looked_for_where_it_lay() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let lay = Point2::new(150.0, -250.0);
+        let mut first = None;
+        for i in 0..3 {
+            let seen = feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, lay.x, lay.y)]),
+            );
+            first.get_or_insert(seen);
+        }
+        let white = id_of(&first.unwrap(), Piece::White)[0];
+        let hand = Occluder {
+            min: Point2::new(100.0, -370.0),
+            max: Point2::new(200.0, -200.0),
+            cause: OcclusionCause::Hand,
+            enters_from: None,
+        };
+        for i in 3..20 {
+            let mut d = frame(i, vec![]);
+            d.occluders.push(hand);
+            // A finger on it at last: it no longer looks like itself.
+            if i == 19 {
+                d.looks_changed = vec![white.0];
+            }
+            tracker.update(&d);
+        }
+        assert!(!tracker.tracks().any(|t| t.id == white));
+        assert_eq!(kinds_missing(&tracker), vec![Piece::White]);
+        let i = 20;
+        let mut appeared = Vec::new();
+        for k in 0..6 {
+            let seen = feed(
+                &mut tracker,
+                frame(i + k, vec![disc(Piece::White, 30.0, 100.0)]),
+            );
+            appeared.extend(seen.events);
+        }
+        assert!(
+            appeared.iter().any(|e| matches!(
+                e,
+                TrackEvent::Appeared { found_again: Some(lost), .. } if *lost == white
+            )),
+            "{appeared:?}"
+        );
+        assert_eq!(kinds_missing(&tracker), vec![Piece::White]);
+        let mut last = feed(
+            &mut tracker,
+            frame(i + 6, vec![disc(Piece::White, 30.0, 100.0)]),
+        );
+        // A white found by a second look elsewhere is not it...
+        tracker.refind(&[disc(Piece::White, -200.0, 0.0)], &mut last);
+        assert!(last.events.is_empty(), "{:?}", last.events);
+        // ...one where it lay is.
+        tracker.refind(&[disc(Piece::White, lay.x + 1.0, lay.y)], &mut last);
+        assert!(tracker.missing().is_empty());
+        assert!(last.events.iter().any(|e| matches!(
+            e,
+            TrackEvent::Appeared { found_again: Some(lost), .. } if *lost == white
+        )));
     }
 
     /// A piece carried off under a hand keeps its track (held hidden where
