@@ -462,6 +462,10 @@ pub struct StrokeMachine {
     /// Whether the current stroke is read from a carromman that shot off,
     /// the striker unseen: its "striker" track is that carromman's own.
     read_from_a_carromman: bool,
+    /// The carromman whose launch started the stroke under way with no
+    /// striker seen, the frame it was seen launched in, and its speed then
+    /// (mm/s): one not seen again in the next frame was a flicker.
+    unseen_launch: Option<(TrackId, u64, f64)>,
     /// Carrommen the current stroke's striker was lost from sight against,
     /// not yet judged at rest (see [`StoppedOnAPiece`]).
     stopped_on: Vec<StoppedOnAPiece>,
@@ -518,6 +522,7 @@ impl StrokeMachine {
             striker_twins_of_lost: Vec::new(),
             taken_from_rest: Vec::new(),
             read_from_a_carromman: false,
+            unseen_launch: None,
             stopped_on: Vec::new(),
             swapped: HashMap::new(),
             tracks_at_strike: Vec::new(),
@@ -680,6 +685,7 @@ impl StrokeMachine {
         if !self.in_motion() {
             self.quiet_count = Some(SeenCount::of(&frame.tracks).at_least(self.quiet_count));
         }
+        self.take_back_a_flickering_launch(frame);
         let launched = self.launched_without_striker(frame);
         self.follow_motions(frame);
         self.remember_positions(frame);
@@ -1111,6 +1117,35 @@ impl StrokeMachine {
             .collect();
     }
 
+    /// Takes back the stroke started last frame from a carromman launched
+    /// with no striker seen, where that carromman, launched slower than a
+    /// blur could hide, is not seen in this frame: a ghost of the centre
+    /// design that jumped once as an arm's shadow crossed it (clip 2809:
+    /// a "Queen" of its red petals at 704 mm/s, gone the next frame). A
+    /// piece truly hit runs on in sight.
+    fn take_back_a_flickering_launch(&mut self, frame: &TrackFrame) {
+        let Some((id, launched_in, speed)) = self.unseen_launch.take() else {
+            return;
+        };
+        let seen_running = frame
+            .tracks
+            .iter()
+            .any(|t| t.id == id && t.seen_this_frame());
+        if frame.index != launched_in + 1
+            || !self.in_motion()
+            || speed >= FLICKER_MAX_SPEED_MM_S
+            || seen_running
+        {
+            return;
+        }
+        if let Some(current) = self.current.take() {
+            self.quiet_count = Some(current.vision.seen_before);
+        }
+        self.phase = Phase::Waiting { still_frames: 0 };
+        self.read_from_a_carromman = false;
+        self.seat_unsure = false;
+    }
+
     /// Starts a stroke from a piece launched by a striker never seen, for
     /// the seat of the arm over the board (or the last one seen, or the last
     /// placement); `None` when no seat is known at all.
@@ -1125,6 +1160,7 @@ impl StrokeMachine {
         let launched_t = frame.t - 1.0 / 30.0;
         self.start(frame, piece, seat, None, false, launched_t);
         self.read_from_a_carromman = true;
+        self.unseen_launch = Some((piece.id, frame.index, piece.speed()));
         self.seat_unsure = striking_hand.is_none();
         if let Some(current) = self.current.as_mut() {
             current.stroke.touched = true;
@@ -1257,6 +1293,7 @@ impl StrokeMachine {
         rest_t: f64,
     ) {
         self.seat_unsure = false;
+        self.unseen_launch = None;
         let mut vision = VisionExtra {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
@@ -3689,6 +3726,11 @@ const NEIGHBOUR_STILL_FRAMES: usize = 3;
 /// Frames a disc knocked off a neighbour's spot must be seen running.
 const KNOCKED_RUN_FRAMES: u32 = 3;
 
+/// A carromman launched with no striker seen slower than this (mm/s) is
+/// seen again in the next frame if it was truly hit: a faster one may blur
+/// out of sight.
+const FLICKER_MAX_SPEED_MM_S: f64 = 1000.0;
+
 /// Frames a piece must have lain still and in sight before its launch counts
 /// as a stroke: a flicker of a new track does not.
 const SETTLED_FRAMES: u32 = 15;
@@ -4326,6 +4368,41 @@ mod tests {
         assert!(alerted(stroke, "striker was not seen"));
         let t = stroke.stroke.t.unwrap_or(f64::NAN);
         assert!((t - 39.0 * FRAME_S).abs() < 2.0 * FRAME_S, "struck at {t}");
+    }
+
+    /// A Queen lying still at (-14, 25) from the start, north's arm over
+    /// the board from frame 30; at frame 40 she jumps `jump` mm and is seen
+    /// `seen_after` frames more, running on by as much each frame.
+    fn queen_jumping(jump: f64, seen_after: u32) -> Vec<SeenStroke> {
+        let spot = Point2::new(-14.0, 25.0);
+        run_with_hands((0..80u32).map(move |i| {
+            let at = if i < 40 {
+                Some(spot)
+            } else if i <= 40 + seen_after {
+                Some(spot + Vector2::new(-jump * f64::from(i - 39), 0.0))
+            } else {
+                None
+            };
+            let arms = if i >= 30 {
+                arm_over_the_board(Seat::North, 30..80, i)
+            } else {
+                Vec::new()
+            };
+            (
+                at.map(|at| disc(Piece::Queen, at)).into_iter().collect(),
+                arms,
+            )
+        }))
+    }
+
+    #[test]
+    fn a_piece_that_jumps_once_with_no_striker_seen_and_is_gone_was_no_stroke() {
+        // 30 mm in a frame (900 mm/s), then gone: a ghost's flicker.
+        assert!(queen_jumping(30.0, 0).is_empty());
+        // Running on in sight: hit by a striker never seen.
+        let strokes = queen_jumping(30.0, 4);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(alerted(&strokes[0], "striker was not seen"));
     }
 
     /// A black lying still at (-150, 150) from the start; north's arm over
