@@ -103,6 +103,11 @@ pub struct VisionExtra {
     /// were if the striker rests on the board at the end.
     #[serde(skip)]
     striker_twins_going_in: Vec<(f64, Piece)>,
+    /// The kinds of the carrommen lost from sight mid-board during the
+    /// stroke and not found again: one of them may have gone in under a
+    /// track born on its blur, in another colour.
+    #[serde(skip)]
+    lost_from_sight: Vec<(Piece, Point2<f64>, f64)>,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -1915,6 +1920,7 @@ impl StrokeMachine {
             }
         }
         self.judge_flung(&mut done, f64::INFINITY);
+        done.vision.lost_from_sight.clone_from(&self.lost_mid_board);
         withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
         reconcile_exits(&mut done, frame, &self.pocketed_tracks);
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
@@ -2045,8 +2051,14 @@ fn drop_twin_pocketings(
             continue;
         };
         let (p, q) = (pocketed[a].clone(), pocketed[b].clone());
-        let (kept, reason) =
-            one_piece_of_two_colours(&p, &q, |piece| missing(piece) > 0, &born_earlier);
+        let lost = &stroke.vision.lost_from_sight;
+        let (kept, reason) = one_piece_of_two_colours(
+            &p,
+            &q,
+            |piece| missing(piece) > 0,
+            |piece| lost_on_the_way_in(lost, piece, &p),
+            &born_earlier,
+        );
         stroke.vision.alerts.push(VisionNote {
             t: p.t.or(stroke.stroke.t).unwrap_or(0.0),
             message: format!(
@@ -2089,29 +2101,61 @@ fn drop_twin_pocketings(
 
 /// Which of two pocketings seen in two colours on one piece's course (`p`
 /// and `q`) that piece was, and why: the kind the count at rest misses
-/// (`missed`) where it misses only one of the two, else the kind of the
-/// track born first (a track born on a blur has few colour votes).
+/// (`missed`) where it misses only one of the two; else the kind of which
+/// a piece was lost from sight mid-board in the stroke (`lost`) where only
+/// one of the two was (its track lost as it was hit, it went on under a
+/// new one; clip 2406: a track born on the striker's blur, read as a
+/// white, leapt onto the black it hit and went in beside the black's new
+/// track); else the kind of the track born first (a track born on a blur
+/// has few colour votes).
 fn one_piece_of_two_colours(
     p: &PocketedPiece,
     q: &PocketedPiece,
     missed: impl Fn(Piece) -> bool,
+    lost: impl Fn(Piece) -> bool,
     born_earlier: impl Fn(&PocketedPiece, &PocketedPiece) -> bool,
 ) -> (Piece, String) {
-    match (missed(p.piece), missed(q.piece)) {
-        (true, false) => (
-            p.piece,
-            format!("the count at rest misses only a {}", p.piece),
-        ),
-        (false, true) => (
-            q.piece,
-            format!("the count at rest misses only a {}", q.piece),
-        ),
-        _ => {
-            let kept = if born_earlier(p, q) { p.piece } else { q.piece };
-            (kept, format!("the {kept}'s track was followed longer"))
-        }
+    let only = |a: bool, b: bool| match (a, b) {
+        (true, false) => Some(p.piece),
+        (false, true) => Some(q.piece),
+        _ => None,
+    };
+    if let Some(kept) = only(missed(p.piece), missed(q.piece)) {
+        return (kept, format!("the count at rest misses only a {kept}"));
     }
+    if let Some(kept) = only(lost(p.piece), lost(q.piece)) {
+        return (
+            kept,
+            format!("only a {kept} was lost from sight mid-board in the stroke"),
+        );
+    }
+    let kept = if born_earlier(p, q) { p.piece } else { q.piece };
+    (kept, format!("the {kept}'s track was followed longer"))
 }
+
+/// Whether a `piece` among `lost` (kind, where and when it was lost from
+/// sight mid-board) could be the one that went in as `went_in`: lost before
+/// it went in, near enough to reach the pocket by then at
+/// [`LOST_PIECE_MAX_SPEED_MM_S`].
+fn lost_on_the_way_in(
+    lost: &[(Piece, Point2<f64>, f64)],
+    piece: Piece,
+    went_in: &PocketedPiece,
+) -> bool {
+    let (Some(pocket), Some(t_in)) = (went_in.pocket, went_in.t) else {
+        return false;
+    };
+    lost.iter().any(|&(kind, at, t)| {
+        kind == piece
+            && t <= t_in
+            && (pocket_centre(pocket) - at).norm() <= LOST_PIECE_MAX_SPEED_MM_S * (t_in - t)
+    })
+}
+
+/// A carromman lost from sight runs on no faster than this (mm/s): the
+/// hardest breaks send pieces off at about 4 m/s, and a piece is dropped
+/// from sight some frames after its last sighting.
+const LOST_PIECE_MAX_SPEED_MM_S: f64 = 3500.0;
 
 /// Whether the track `p` went in on was born before `q`'s (`pocketed_tracks`:
 /// each pocketing's track, kind and time; track ids are given in the order
@@ -2873,10 +2917,12 @@ fn withdraw_twice_going_in(
             return;
         };
         let missing = missing_at_rest(stroke.vision.seen_before, at_rest);
+        let lost = &stroke.vision.lost_from_sight;
         let (kept, reason) = one_piece_of_two_colours(
             &pocketed[first],
             &later,
             |piece| missing_of(&missing, piece) > 0,
+            |piece| lost_on_the_way_in(lost, piece, &pocketed[first]),
             |p, q| born_earlier(pocketed_tracks, p, q),
         );
         pocketed.remove(if kept == s.piece { i } else { first });
@@ -6996,6 +7042,49 @@ mod tests {
         assert!(strokes[0].vision.ended_mid_stroke);
         let times: Vec<Option<f64>> = strokes[0].stroke.pocketed.iter().map(|p| p.t).collect();
         assert_eq!(times, vec![Some(1.0), Some(1.2)]);
+    }
+
+    /// A white and a black into the NE pocket at 1 s, the count at rest
+    /// missing one of each (a print uncovered, say) and the white's track
+    /// born first: one piece, the black where only a black was lost from
+    /// sight mid-board in the stroke on its way in (at (300, 100) at 0.8 s),
+    /// else the white.
+    #[test]
+    fn one_piece_seen_in_two_colours_is_of_the_kind_lost_from_sight_mid_board() {
+        let on_the_way = |piece| (piece, Point2::new(300.0, 100.0), 0.8);
+        let kept = |lost: Vec<(Piece, Point2<f64>, f64)>| {
+            let mut stroke = stroke_seen_with(2, 2);
+            stroke.stroke.pocketed = vec![
+                pocketed_ne(Piece::White, 1.0),
+                pocketed_ne(Piece::Black, 1.02),
+            ];
+            stroke.vision.lost_from_sight = lost;
+            let tracks = vec![
+                track_of(1, Piece::White, Point2::new(100.0, 100.0)),
+                track_of(2, Piece::Black, Point2::new(-100.0, 100.0)),
+                track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
+            ];
+            let pocketed_tracks = [
+                (TrackId(10), Piece::White, 1.0),
+                (TrackId(12), Piece::Black, 1.02),
+            ];
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &pocketed_tracks);
+            let kinds: Vec<Piece> = stroke.stroke.pocketed.iter().map(|p| p.piece).collect();
+            (kinds, stroke.vision.alerts)
+        };
+        let (kinds, alerts) = kept(vec![on_the_way(Piece::Black)]);
+        assert_eq!(kinds, vec![Piece::Black], "{alerts:?}");
+        assert!(alerts[0]
+            .message
+            .contains("only a black was lost from sight"));
+        assert_eq!(kept(Vec::new()).0, vec![Piece::White]);
+        let both = vec![on_the_way(Piece::Black), on_the_way(Piece::White)];
+        assert_eq!(kept(both).0, vec![Piece::White]);
+        // Lost after it went in, or too far off to reach the pocket by then.
+        let late = (Piece::Black, Point2::new(300.0, 100.0), 1.05);
+        assert_eq!(kept(vec![late]).0, vec![Piece::White]);
+        let far = (Piece::Black, Point2::new(-300.0, -300.0), 0.95);
+        assert_eq!(kept(vec![far]).0, vec![Piece::White]);
     }
 
     #[test]
