@@ -2,7 +2,8 @@
 //! frame (a real photograph made into a still clip, say), against where the
 //! tracker has them. Prints each piece's shift and writes a PNG of 4 px/mm
 //! patches: the tracker's centre in red, the refined one in green with the
-//! nominal outline round it.
+//! nominal outline round it. Each piece's outline radius, looked for at a
+//! carromman's size and at the striker's, is printed too.
 //!
 //! Usage: `refine-still CLIP CAMERA_JSON OUT_PNG`.
 
@@ -16,8 +17,9 @@ use opencv::imgproc;
 use opencv::prelude::*;
 
 use carrom::calibrate::gray::GrayImage;
-use carrom::detect::refine::{refine_centre, PATCH_PX_PER_MM};
+use carrom::detect::refine::{fit_outline_of, refine_centre, PATCH_PX_PER_MM};
 use carrom::detect::{Frame, FrameReader, TopView};
+use carrom::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
 use carrom::live::CameraModel;
 use carrom::strokes::{ClipTracker, SessionOptions};
 
@@ -48,6 +50,17 @@ fn main() -> anyhow::Result<()> {
         let radius = track.piece.radius_mm();
         let seen = track.position;
         let better = refine_centre(&grey, tracker.top_view(), tracker.shift(), seen, radius);
+        // The outline's radius looked for at each size: the rest snapshot
+        // tells the striker by it (see `RestSnapshot::refine`).
+        let outline_mm = |size: f64| {
+            fit_outline_of(&grey, tracker.top_view(), tracker.shift(), seen, size)
+                .map_or("none".to_string(), |o| format!("{:.2} mm", o.radius_mm))
+        };
+        println!(
+            "  outline looked for as a carromman {}, as the striker {}",
+            outline_mm(CARROMMAN_RADIUS_MM),
+            outline_mm(STRIKER_RADIUS_MM)
+        );
         match better {
             Some(at) => {
                 refined += 1;
