@@ -103,9 +103,9 @@ pub struct VisionExtra {
     /// were if the striker rests on the board at the end.
     #[serde(skip)]
     striker_twins_going_in: Vec<(f64, Piece)>,
-    /// The kinds of the carrommen lost from sight mid-board during the
-    /// stroke and not found again: one of them may have gone in under a
-    /// track born on its blur, in another colour.
+    /// The carrommen lost from sight mid-board during the stroke and not
+    /// found again (kind, where last seen, when): one of them may have gone
+    /// in under a track born on its blur, in another colour.
     #[serde(skip)]
     lost_from_sight: Vec<(Piece, Point2<f64>, f64)>,
 }
@@ -443,7 +443,7 @@ pub struct StrokeMachine {
     /// some are lost in the blur, and pieces lying under an arm are dropped
     /// by the tracker (clip 2819's break: 7 white and 7 black seen at the
     /// start for 9 and 9).
-    quiet_count: Option<SeenCount>,
+    most_seen_since_rest: Option<SeenCount>,
     /// The seat of the last arm seen over the board between strokes, however
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
@@ -514,7 +514,7 @@ impl StrokeMachine {
             frames_seen: 0,
             overboard_tracks: Vec::new(),
             hand_seat: None,
-            quiet_count: None,
+            most_seen_since_rest: None,
             last_seat: None,
             seat_unsure: false,
             lost_towards_pocket: Vec::new(),
@@ -688,7 +688,8 @@ impl StrokeMachine {
             self.last_seat = Some(*seat);
         }
         if !self.in_motion() {
-            self.quiet_count = Some(SeenCount::of(&frame.tracks).at_least(self.quiet_count));
+            self.most_seen_since_rest =
+                Some(SeenCount::of(&frame.tracks).at_least(self.most_seen_since_rest));
         }
         self.take_back_a_flickering_launch(frame);
         let launched = self.launched_without_striker(frame);
@@ -1144,7 +1145,7 @@ impl StrokeMachine {
             return;
         }
         if let Some(current) = self.current.take() {
-            self.quiet_count = Some(current.vision.seen_before);
+            self.most_seen_since_rest = Some(current.vision.seen_before);
         }
         self.phase = Phase::Waiting { still_frames: 0 };
         self.read_from_a_carromman = false;
@@ -1302,7 +1303,7 @@ impl StrokeMachine {
         let mut vision = VisionExtra {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
-            seen_before: SeenCount::of(&frame.tracks).at_least(self.quiet_count.take()),
+            seen_before: SeenCount::of(&frame.tracks).at_least(self.most_seen_since_rest.take()),
             alerts: self.set_out_motion.take().into_iter().collect(),
             ..VisionExtra::default()
         };
