@@ -1144,8 +1144,15 @@ impl StrokeMachine {
         {
             return;
         }
+        // Back to before the launch: the count so far, and the note on the
+        // board being set out that the stroke had taken for the next one.
         if let Some(current) = self.current.take() {
             self.most_seen_since_rest = Some(current.vision.seen_before);
+            self.set_out_motion = current
+                .vision
+                .alerts
+                .into_iter()
+                .find(|note| note.message == SET_OUT_MOTION);
         }
         self.phase = Phase::Waiting { still_frames: 0 };
         self.read_from_a_carromman = false;
@@ -4450,6 +4457,30 @@ mod tests {
         let strokes = queen_jumping(30.0, 4);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert!(alerted(&strokes[0], "striker was not seen"));
+    }
+
+    #[test]
+    fn a_launch_taken_back_leaves_the_set_out_note_for_the_next_stroke() {
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let note = VisionNote {
+            t: 0.5,
+            message: SET_OUT_MOTION.to_string(),
+        };
+        let mut stroke = stroke_seen_with(3, 2);
+        stroke.vision.alerts.push(note.clone());
+        machine.current = Some(stroke);
+        machine.phase = Phase::Moving {
+            striker: TrackId(7),
+            at_rest_frames: 0,
+        };
+        machine.unseen_launch = Some((TrackId(7), 39, 700.0));
+        let mut next = at_rest_with(Vec::new());
+        next.index = 40;
+        machine.take_back_a_flickering_launch(&next);
+        assert!(machine.current.is_none());
+        assert!(!machine.in_motion());
+        assert_eq!(machine.set_out_motion, Some(note));
+        assert_eq!(machine.most_seen_since_rest.map(|c| c.white), Some(3));
     }
 
     /// A black lying still at (-150, 150) from the start; north's arm over
