@@ -12,5 +12,6 @@ pub mod tracks_out;
 
 pub use machine::{StrokeMachine, StrokeMachineOptions, VisionNote};
 pub use session::{
-    track_clip, ClipOutcome, ClipTracker, FrameStep, SessionError, SessionOptions, StageError,
+    track_clip, ClipOutcome, ClipTracker, FramePrep, FrameStep, Prepared, SessionError,
+    SessionOptions, StageError,
 };

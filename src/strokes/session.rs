@@ -4,7 +4,7 @@
 //! to check the pieces seen before each stroke against the laws.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 use std::thread;
 
 use nalgebra::Point2;
@@ -171,21 +171,26 @@ pub fn track_clip(
 
     let mut referee = Referee::new(setup);
     let mut failure = None;
+    let prep = clip_tracker.frame_prep();
     let mut decoded = if options.decode_ahead {
-        Decoding::Ahead(DecodeAhead::start(reader))
+        Decoding::Ahead(DecodeAhead::start(reader, prep))
     } else {
-        Decoding::Inline(reader, None)
+        Decoding::Inline(reader, prep, None)
     };
     while let Some(received) = decoded.next_frame() {
-        let frame = match received {
-            Ok(frame) => frame,
-            Err(error) => {
+        let mut prepared = match received {
+            Ok(prepared) => prepared,
+            Err(DecodeError::Video(error)) => {
                 failure = Some(SessionError::Video(error));
                 break;
             }
+            Err(DecodeError::Stage(error)) => {
+                failure = Some(error.with_video(video));
+                break;
+            }
         };
-        let step = clip_tracker.push(&frame);
-        decoded.recycle(frame);
+        let step = clip_tracker.push_prepared(&mut prepared);
+        decoded.recycle(prepared);
         let step = match step {
             Ok(step) => step,
             Err(error) => {
@@ -254,36 +259,39 @@ pub fn track_clip(
     })
 }
 
-/// Where the frames come from: decoded ahead on a thread of its own, or on
-/// demand on the caller's thread (see [`SessionOptions::decode_ahead`]).
+/// Where the frames come from: decoded and warped to the top view ahead, on
+/// a thread of their own, or on demand on the caller's thread (see
+/// [`SessionOptions::decode_ahead`]).
 enum Decoding {
     Ahead(DecodeAhead),
-    /// The reader, and the last frame handed back, whose buffer the next
-    /// frame reuses.
-    Inline(FrameReader, Option<Frame>),
+    /// The reader, the first stage, and the last frame handed back, whose
+    /// buffers the next frame reuses.
+    Inline(FrameReader, FramePrep, Option<Prepared>),
+}
+
+/// Why a frame could not be decoded or warped.
+enum DecodeError {
+    Video(VideoError),
+    Stage(StageError),
 }
 
 impl Decoding {
     /// The next frame in order, a read error that ended the clip, or `None`
     /// at its end (after an error, too).
-    fn next_frame(&mut self) -> Option<Result<Frame, VideoError>> {
+    fn next_frame(&mut self) -> Option<Result<Prepared, DecodeError>> {
         match self {
             Decoding::Ahead(ahead) => ahead.frames.recv().ok(),
-            Decoding::Inline(reader, spare) => {
-                let mut frame = spare.take().unwrap_or_else(Frame::empty);
-                match reader.read_into(&mut frame) {
-                    Ok(true) => Some(Ok(frame)),
-                    Ok(false) => None,
-                    Err(error) => Some(Err(error)),
-                }
+            Decoding::Inline(reader, prep, spare) => {
+                let prepared = spare.take().unwrap_or_else(|| prep.empty_prepared());
+                prep.read_and_prepare(reader, prepared)
             }
         }
     }
 
-    fn recycle(&mut self, frame: Frame) {
+    fn recycle(&mut self, prepared: Prepared) {
         match self {
-            Decoding::Ahead(ahead) => ahead.recycle(frame),
-            Decoding::Inline(_, spare) => *spare = Some(frame),
+            Decoding::Ahead(ahead) => ahead.recycle(prepared),
+            Decoding::Inline(_, _, spare) => *spare = Some(prepared),
         }
     }
 
@@ -294,31 +302,30 @@ impl Decoding {
     }
 }
 
-/// A clip decoded on its own thread, a few frames ahead of the vision work;
-/// used frames come back for reuse.
+/// A clip decoded and warped to the top view on its own thread, a few
+/// frames ahead of the vision work; used frames come back for reuse. The
+/// warp runs there because the frame is still in that core's cache, and
+/// because it leaves the vision thread less to do.
 struct DecodeAhead {
-    frames: mpsc::Receiver<Result<Frame, VideoError>>,
-    recycle: mpsc::Sender<Frame>,
+    frames: mpsc::Receiver<Result<Prepared, DecodeError>>,
+    recycle: mpsc::Sender<Prepared>,
     decoder: thread::JoinHandle<()>,
 }
 
 impl DecodeAhead {
-    fn start(mut reader: FrameReader) -> DecodeAhead {
-        let (frames_tx, frames) = mpsc::sync_channel::<Result<Frame, VideoError>>(DECODE_AHEAD);
-        let (recycle, recycle_rx) = mpsc::channel::<Frame>();
+    fn start(mut reader: FrameReader, mut prep: FramePrep) -> DecodeAhead {
+        let (frames_tx, frames) = mpsc::sync_channel::<Result<Prepared, DecodeError>>(DECODE_AHEAD);
+        let (recycle, recycle_rx) = mpsc::channel::<Prepared>();
         let decoder = thread::spawn(move || loop {
-            let mut frame = recycle_rx.try_recv().unwrap_or_else(|_| Frame::empty());
-            match reader.read_into(&mut frame) {
-                Ok(true) => {
-                    if frames_tx.send(Ok(frame)).is_err() {
-                        return;
-                    }
-                }
-                Ok(false) => return,
-                Err(error) => {
-                    let _ = frames_tx.send(Err(error));
-                    return;
-                }
+            let prepared = recycle_rx
+                .try_recv()
+                .unwrap_or_else(|_| prep.empty_prepared());
+            let Some(result) = prep.read_and_prepare(&mut reader, prepared) else {
+                return;
+            };
+            let failed = result.is_err();
+            if frames_tx.send(result).is_err() || failed {
+                return;
             }
         });
         DecodeAhead {
@@ -328,15 +335,76 @@ impl DecodeAhead {
         }
     }
 
-    fn recycle(&self, frame: Frame) {
+    fn recycle(&self, prepared: Prepared) {
         // The decoder may have finished; a failed send only means no reuse.
-        let _ = self.recycle.send(frame);
+        let _ = self.recycle.send(prepared);
     }
 
     /// Stops decoding (at the clip's end, or early when the channel closes).
     fn stop(self) {
         drop(self.frames);
         let _ = self.decoder.join();
+    }
+}
+
+/// A frame through the first stage: the camera's shift measured and the
+/// frame warped to the top view.
+pub struct Prepared {
+    /// The camera frame.
+    pub frame: Frame,
+    /// How far the camera's image had moved since the first frame.
+    pub shift: Shift,
+    /// The frame in the top view.
+    pub rectified: Rectified,
+}
+
+/// The first stage of every frame (see [`Prepared`]); it keeps the shake
+/// meter's state from frame to frame, so one prep sees every frame in order.
+pub struct FramePrep {
+    top_view: Arc<TopView>,
+    shake: ShakeMeter,
+}
+
+impl FramePrep {
+    /// Buffers for one frame.
+    pub fn empty_prepared(&self) -> Prepared {
+        Prepared {
+            frame: Frame::empty(),
+            shift: Shift::NONE,
+            rectified: self.top_view.empty_rectified(),
+        }
+    }
+
+    /// Measures `frame`'s shift and warps it into `out`.
+    pub fn prepare(&mut self, frame: &Frame, out: &mut Rectified) -> Result<Shift, StageError> {
+        let shift = self.shake.measure(&frame.image).map_err(|source| {
+            StageError::TopView(TopViewError::OpenCv {
+                action: "measuring the camera's shake",
+                source,
+            })
+        })?;
+        self.top_view
+            .rectify_shifted(frame, shift, out)
+            .map_err(StageError::TopView)?;
+        Ok(shift)
+    }
+
+    /// Reads the next frame into `prepared`'s buffers and prepares it;
+    /// `None` at the clip's end.
+    fn read_and_prepare(
+        &mut self,
+        reader: &mut FrameReader,
+        mut prepared: Prepared,
+    ) -> Option<Result<Prepared, DecodeError>> {
+        match reader.read_into(&mut prepared.frame) {
+            Ok(true) => Some(
+                self.prepare(&prepared.frame, &mut prepared.rectified)
+                    .map(|shift| Prepared { shift, ..prepared })
+                    .map_err(DecodeError::Stage),
+            ),
+            Ok(false) => None,
+            Err(error) => Some(Err(DecodeError::Video(error))),
+        }
     }
 }
 
@@ -356,13 +424,16 @@ pub struct FrameStep {
 /// may drop out) and what happens at each strike.
 pub struct ClipTracker {
     options: SessionOptions,
-    top_view: TopView,
+    top_view: Arc<TopView>,
+    /// The first stage, for frames pushed whole ([`ClipTracker::push`]).
+    prep: FramePrep,
     detector: Detector,
     tracker: Tracker,
     machine: StrokeMachine,
     rectified: Rectified,
-    /// The camera image's shift since the first frame (a bumped camera).
-    shake: ShakeMeter,
+    /// The camera image's shift since the first frame (a bumped camera),
+    /// as of the last frame.
+    shift: Shift,
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
@@ -383,14 +454,19 @@ impl ClipTracker {
         let rectified = top_view.empty_rectified();
         let mut machine = StrokeMachine::new(options.machine);
         machine.see_from(camera.viewpoint());
+        let top_view = Arc::new(top_view);
         Ok(ClipTracker {
             options: options.clone(),
+            prep: FramePrep {
+                top_view: Arc::clone(&top_view),
+                shake: ShakeMeter::new(),
+            },
             top_view,
             detector,
             tracker: Tracker::new(options.tracker),
             machine,
             rectified,
-            shake: ShakeMeter::new(),
+            shift: Shift::NONE,
             since_seed: 0,
             frames: 0,
             settled: None,
@@ -410,17 +486,33 @@ impl ClipTracker {
 
     /// Runs one frame through every stage.
     pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
-        let shift = self.shake.measure(&frame.image).map_err(|source| {
-            StageError::TopView(TopViewError::OpenCv {
-                action: "measuring the camera's shake",
-                source,
-            })
-        })?;
+        let shift = self.prep.prepare(frame, &mut self.rectified)?;
+        self.push_rectified(frame, shift)
+    }
+
+    /// A first stage of its own, for another thread to run every frame
+    /// through before [`ClipTracker::push_prepared`] (the frames then do
+    /// not go through [`ClipTracker::push`]).
+    pub fn frame_prep(&self) -> FramePrep {
+        FramePrep {
+            top_view: Arc::clone(&self.top_view),
+            shake: ShakeMeter::new(),
+        }
+    }
+
+    /// Runs a frame through the first stage already ([`FramePrep`]) through
+    /// the rest; its top view is swapped with the last frame's, whose buffer
+    /// `prepared` then holds for reuse.
+    pub fn push_prepared(&mut self, prepared: &mut Prepared) -> Result<FrameStep, StageError> {
+        std::mem::swap(&mut self.rectified, &mut prepared.rectified);
+        self.push_rectified(&prepared.frame, prepared.shift)
+    }
+
+    /// Every stage after the top view: `self.rectified` holds `frame`'s.
+    fn push_rectified(&mut self, frame: &Frame, shift: Shift) -> Result<FrameStep, StageError> {
+        self.shift = shift;
         let (tracks, break_set_out) = process_frame(
-            frame,
-            shift,
-            &self.top_view,
-            &mut self.rectified,
+            &self.rectified,
             &mut self.detector,
             &mut self.tracker,
             self.since_seed == 0,
@@ -487,7 +579,7 @@ impl ClipTracker {
 
     /// How far the last frame's image had moved since the first (camera shake).
     pub fn shift(&self) -> Shift {
-        self.shake.latest()
+        self.shift
     }
 
     /// Frames pushed in all.
@@ -500,7 +592,7 @@ impl ClipTracker {
     /// forgotten and the next frame seeds new ones for a new machine.
     pub fn restart(&mut self) -> Vec<SeenStroke> {
         self.tracker = Tracker::new(self.options.tracker);
-        self.shake.reset();
+        self.prep.shake.reset();
         self.since_seed = 0;
         let mut machine = StrokeMachine::new(self.options.machine);
         machine.see_from(self.machine.viewpoint());
@@ -513,11 +605,11 @@ impl ClipTracker {
     pub fn remap(&mut self, camera: &dyn BoardCamera) -> Result<(), StageError> {
         let (top_view, detector) = Self::stages_for(camera, &self.options)?;
         self.rectified = top_view.empty_rectified();
-        self.top_view = top_view;
+        self.top_view = Arc::new(top_view);
+        self.prep = self.frame_prep();
         self.detector = detector;
         self.machine.see_from(camera.viewpoint());
         self.tracker = Tracker::new(self.options.tracker);
-        self.shake.reset();
         self.since_seed = 0;
         Ok(())
     }
@@ -575,17 +667,11 @@ impl StageError {
 }
 
 fn process_frame(
-    frame: &Frame,
-    shift: Shift,
-    top_view: &TopView,
-    rectified: &mut Rectified,
+    rectified: &Rectified,
     detector: &mut Detector,
     tracker: &mut Tracker,
     first: bool,
 ) -> Result<(TrackFrame, bool), StageError> {
-    top_view
-        .rectify_shifted(frame, shift, rectified)
-        .map_err(StageError::TopView)?;
     let known = tracker.known_discs();
     let detections = detector
         .detect(rectified, &known)
