@@ -1779,11 +1779,15 @@ impl StrokeMachine {
                             // slowing down.
                             steady_course_of(&self.recent, id)
                                 .filter(|&seen| along_the_course(heading, seen))
-                                .and_then(|seen| pocket_ahead(last_seen, heading, seen.norm()))
+                                .and_then(|seen| {
+                                    let pocket = pocket_ahead(last_seen, heading, seen.norm())?;
+                                    Some((pocket, seen.norm()))
+                                })
                                 .or_else(|| {
                                     let knocked = knocked_from_rest(&self.recent, id)?;
                                     let speed = knocked_speed(&self.recent, &knocked, striker);
-                                    pocket_ahead(last_seen, knocked.velocity, speed)
+                                    let pocket = pocket_ahead(last_seen, knocked.velocity, speed)?;
+                                    Some((pocket, speed))
                                 })
                                 .or_else(|| {
                                     if piece == Piece::Striker {
@@ -1791,30 +1795,38 @@ impl StrokeMachine {
                                     }
                                     let set_off = set_off_course_of(&self.recent, id, striker)
                                         .filter(|&seen| along_the_course(heading, seen))?;
-                                    pocket_ahead(last_seen, set_off, set_off.norm())
+                                    let pocket = pocket_ahead(last_seen, set_off, set_off.norm())?;
+                                    Some((pocket, set_off.norm()))
                                 })
                         } else {
                             // A disc seen knocking it is evidence a hand is not;
-                            // so is the piece glimpsed on its way.
+                            // so is the piece glimpsed on its way (at a speed
+                            // one glimpse does not tell).
                             knocked_towards(&self.recent, id, last_seen, striker).or_else(|| {
                                 (piece != Piece::Striker)
                                     .then(|| glimpsed_leaving(&self.recent, frame, id, last_seen))
                                     .flatten()
+                                    .map(|pocket| (pocket, f64::INFINITY))
                             })
                         };
-                        match pocket {
-                            Some(pocket) => self.lost_towards_pocket.push(LostTowardsPocket {
+                        let pocket = pocket.map(|(pocket, its_speed)| {
+                            self.lost_towards_pocket.push(LostTowardsPocket {
                                 id,
                                 piece,
                                 pocket,
                                 last_seen,
                                 t,
+                                speed: its_speed.max(speed),
                                 striker_elsewhere: piece == Piece::Striker
                                     && frame
                                         .tracks
                                         .iter()
                                         .any(|t| t.piece == Piece::Striker && t.id != id),
-                            }),
+                            });
+                            pocket
+                        });
+                        match pocket {
+                            Some(_) => {}
                             None if hand_present => {}
                             None => {
                                 if piece == Piece::Striker && id == striker {
@@ -2973,6 +2985,9 @@ struct LostTowardsPocket {
     pocket: Pocket,
     last_seen: Point2<f64>,
     t: f64,
+    /// The fastest it can have been going (mm/s) when lost: its track's
+    /// speed, or the knock's or the course's that sent it to the pocket.
+    speed: f64,
     /// A "striker" lost while another striker track was in sight.
     striker_elsewhere: bool,
 }
@@ -3171,6 +3186,10 @@ const FOUND_ELSEWHERE_WITHIN_S: f64 = 0.25;
 /// ...farther than this (mm) from where it was lost is another disc.
 const FOUND_ELSEWHERE_MM: f64 = 200.0;
 
+/// A disc found again this much (mm) beyond the reach of a lost piece at
+/// its speed is another: slack for where the tracks placed both.
+const BEYOND_REACH_SLACK_MM: f64 = 50.0;
+
 /// A carromman lost from sight this near (mm, two carrommen's widths)...
 const KNOCKED_PIECE_MM: f64 = 4.0 * CARROMMAN_RADIUS_MM;
 
@@ -3183,8 +3202,18 @@ impl LostTowardsPocket {
     /// disc: the tracker takes a disc it finds for the nearest lost piece of
     /// its kind, but a piece seen heading into a pocket does not turn up a
     /// quarter of the board away a few frames later.
+    ///
+    /// Nor, however late, does one turn up farther than it could have gone
+    /// at the speed it was lost at (friction only slows a piece, and a knock
+    /// passes on at most the knocker's speed): clip 2838's white, knocked
+    /// into the NE pocket at 700 mm/s, was "found again" 470 mm away 0.37 s
+    /// later, a white that had lain there unseen all along.
     fn found_elsewhere(&self, at: Point2<f64>, t: f64) -> bool {
-        t - self.t <= FOUND_ELSEWHERE_WITHIN_S && (at - self.last_seen).norm() > FOUND_ELSEWHERE_MM
+        let away = (at - self.last_seen).norm();
+        let since = t - self.t;
+        away > FOUND_ELSEWHERE_MM
+            && (since <= FOUND_ELSEWHERE_WITHIN_S
+                || away > self.speed * since.max(0.0) + BEYOND_REACH_SLACK_MM)
     }
 
     fn record_in(self, stroke: &mut SeenStroke) {
@@ -3389,7 +3418,8 @@ fn knocks_on(
     knocks
 }
 
-/// The pocket the piece `lost`, lying at `at`, was knocked towards, if a
+/// The pocket the piece `lost`, lying at `at`, was knocked towards, and the
+/// fastest (mm/s) a disc that met it went, if a
 /// disc moving through the `recent` frames met it: a struck disc leaves
 /// along the line from the other's centre through its own at contact, at
 /// about the other's speed. A white on light wood can vanish the moment it
@@ -3399,12 +3429,14 @@ fn knocked_towards(
     lost: TrackId,
     at: Point2<f64>,
     striker: TrackId,
-) -> Option<Pocket> {
-    let first = knocks_on(recent, lost, at, striker)
-        .into_iter()
-        .min_by(|a, b| a.t.total_cmp(&b.t))?;
+) -> Option<(Pocket, f64)> {
+    let knocks = knocks_on(recent, lost, at, striker);
+    let first = knocks.iter().min_by(|a, b| a.t.total_cmp(&b.t))?;
     let knock = at - first.contact;
-    pocket_ahead(at, knock, first.velocity.norm()).or_else(|| pocket_beside(at, knock))
+    let pocket =
+        pocket_ahead(at, knock, first.velocity.norm()).or_else(|| pocket_beside(at, knock))?;
+    let fastest = knocks.iter().map(|k| k.velocity.norm()).fold(0.0, f64::max);
+    Some((pocket, fastest))
 }
 
 /// The pocket a piece `lost` from sight where it lay (at `lay`) was
@@ -5240,6 +5272,7 @@ mod tests {
                 pocket: Pocket::Se,
                 last_seen: Point2::new(102.0, -86.0),
                 t: 42.1,
+                speed: 2000.0,
                 striker_elsewhere: true,
             });
             machine
@@ -5355,7 +5388,7 @@ mod tests {
         );
         // ...but the NE pocket is beside it, and the knock points its way.
         assert_eq!(
-            knocked_towards(&struck, TrackId(3), lying, TrackId(9)),
+            knocked_towards(&struck, TrackId(3), lying, TrackId(9)).map(|(pocket, _)| pocket),
             Some(Pocket::Ne)
         );
         // Knocked from the pocket's side, it goes away from the pocket.
@@ -5487,6 +5520,35 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_found_again_beyond_its_reach_is_another_disc() {
+        // Clip 2838's white, knocked into the NE pocket at 700 mm/s from
+        // where it lay beside it.
+        let lost = LostTowardsPocket {
+            id: TrackId(44),
+            piece: Piece::White,
+            pocket: Pocket::Ne,
+            last_seen: Point2::new(274.0, 339.0),
+            t: 13.63,
+            speed: 700.0,
+            striker_elsewhere: false,
+        };
+        // A white found 470 mm away 0.37 s later, farther than 700 mm/s
+        // goes: one that lay there unseen.
+        assert!(lost.found_elsewhere(Point2::new(-199.0, 340.0), 14.0));
+        // Found on the pocket's lip, it stopped there.
+        assert!(!lost.found_elsewhere(Point2::new(320.0, 330.0), 14.0));
+        // Within reach of a fast piece, found late and far, it may have
+        // come back off the cushions.
+        let fast = LostTowardsPocket {
+            speed: 2000.0,
+            ..lost
+        };
+        assert!(!fast.found_elsewhere(Point2::new(-199.0, 340.0), 14.0));
+        // Far and soon is another disc, whatever the speed.
+        assert!(fast.found_elsewhere(Point2::new(-199.0, 340.0), 13.8));
+    }
+
+    #[test]
     fn a_piece_lost_at_a_pocket_then_seen_going_in_is_pocketed_once() {
         let lost = LostTowardsPocket {
             id: TrackId(7),
@@ -5494,6 +5556,7 @@ mod tests {
             pocket: Pocket::Se,
             last_seen: Point2::new(217.0, -275.0),
             t: 1.0,
+            speed: 2000.0,
             striker_elsewhere: false,
         };
         let seen_in = |t| PocketedPiece {
