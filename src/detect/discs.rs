@@ -722,10 +722,21 @@ impl Detector {
                 Mat::new_rows_cols_with_default(size.height, size.width, CV_32F, Scalar::all(0.0)),
             )?;
         } else {
-            cv(
-                "clearing the distance transform",
-                self.distance.set_to(&Scalar::all(0.0), &core::no_array()),
-            )?;
+            // Only the last frame's box was written (hand pixels zeroed
+            // outside it were zero already): clearing it clears them all.
+            let (x0, y0, x1, y1) = self.distance_box;
+            if x1 > x0 && y1 > y0 {
+                let last =
+                    core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32);
+                let mut last = cv(
+                    "cutting out the last distance transform",
+                    Mat::roi_mut(&mut self.distance, last),
+                )?;
+                cv(
+                    "clearing the distance transform",
+                    last.set_to(&Scalar::all(0.0), &core::no_array()),
+                )?;
+            }
         }
         let found = cv(
             "bounding the foreground",
