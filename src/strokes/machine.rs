@@ -1612,9 +1612,16 @@ impl StrokeMachine {
                     .iter()
                     .position(|off| off.id == lost && off.could_be_back_at(at, t))
                 {
-                    self.overboard_tracks.remove(k);
+                    let off = self.overboard_tracks.remove(k);
                     if k < current.stroke.overboard.len() {
-                        current.stroke.overboard.remove(k);
+                        let piece = current.stroke.overboard.remove(k).piece;
+                        current.vision.alerts.push(VisionNote {
+                            t,
+                            message: format!(
+                                "a {piece} seen leaving the board at ({:.0}, {:.0}) mm was found again at ({:.0}, {:.0}) mm, within its reach: it came back off the frame",
+                                off.last_seen.x, off.last_seen.y, at.x, at.y
+                            ),
+                        });
                     }
                 }
             }
@@ -5663,6 +5670,30 @@ mod tests {
         );
         assert!(overboard(&gentle).is_empty(), "{gentle:?}");
         assert!(alerted(&gentle[0], "by the cushion"), "{gentle:?}");
+    }
+
+    #[test]
+    fn a_piece_found_again_after_it_left_the_board_came_back_and_says_so() {
+        // 2.4 m/s at the west frame, lost there; then a black lies still
+        // by the west cushion, where it could have come back to.
+        let start = Point2::new(-100.0, 60.0);
+        let step = nalgebra::Vector2::new(-80.0, 0.0);
+        let back = run((0..70).map(move |i| {
+            let mut discs = Vec::new();
+            discs.extend(striker_struck_from_north(i));
+            match i {
+                ..20 => discs.push(disc(Piece::Black, start)),
+                20..23 => discs.push(disc(Piece::Black, start + step * f64::from(i - 19))),
+                30.. => discs.push(disc(Piece::Black, Point2::new(-330.0, 70.0))),
+                _ => {}
+            }
+            discs
+        }));
+        assert!(overboard(&back).is_empty(), "{back:?}");
+        assert!(
+            alerted(&back[0], "came back off the frame"),
+            "the log does not say why: {back:?}"
+        );
     }
 
     /// A black lying at (-100, 60) knocked west from frame 20, seen at
