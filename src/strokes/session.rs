@@ -175,7 +175,7 @@ pub fn track_clip(
     let mut decoded = if options.decode_ahead {
         Decoding::Ahead(DecodeAhead::start(reader, prep))
     } else {
-        Decoding::Inline(reader, prep, None)
+        Decoding::Inline(Box::new((reader, prep, None)))
     };
     while let Some(received) = decoded.next_frame() {
         let mut prepared = match received {
@@ -266,7 +266,7 @@ enum Decoding {
     Ahead(DecodeAhead),
     /// The reader, the first stage, and the last frame handed back, whose
     /// buffers the next frame reuses.
-    Inline(FrameReader, FramePrep, Option<Prepared>),
+    Inline(Box<(FrameReader, FramePrep, Option<Prepared>)>),
 }
 
 /// Why a frame could not be decoded or warped.
@@ -281,7 +281,8 @@ impl Decoding {
     fn next_frame(&mut self) -> Option<Result<Prepared, DecodeError>> {
         match self {
             Decoding::Ahead(ahead) => ahead.frames.recv().ok(),
-            Decoding::Inline(reader, prep, spare) => {
+            Decoding::Inline(inline) => {
+                let (reader, prep, spare) = &mut **inline;
                 let prepared = spare.take().unwrap_or_else(|| prep.empty_prepared());
                 prep.read_and_prepare(reader, prepared)
             }
@@ -291,7 +292,7 @@ impl Decoding {
     fn recycle(&mut self, prepared: Prepared) {
         match self {
             Decoding::Ahead(ahead) => ahead.recycle(prepared),
-            Decoding::Inline(_, _, spare) => *spare = Some(prepared),
+            Decoding::Inline(inline) => inline.2 = Some(prepared),
         }
     }
 
