@@ -1,7 +1,8 @@
 //! A clip in, a stroke log out: the stages composed in one direction,
-//! `Frame → Rectified → Detections → Tracks → strokes`, with decoding on its
-//! own thread so it overlaps the vision work, and the rules engine alongside
-//! to check the pieces seen before each stroke against the laws.
+//! `Frame → Rectified → Detections → Tracks → strokes`, with decoding and
+//! the warp to the top view on their own thread so they overlap the vision
+//! work, and the rules engine alongside to check the pieces seen before
+//! each stroke against the laws.
 
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
