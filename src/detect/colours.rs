@@ -128,6 +128,11 @@ impl ColourModels {
         Some((best, confidence.clamp(0.0, 1.0)))
     }
 
+    /// Sets `piece`'s mean features, its spread kept.
+    pub fn set_mean(&mut self, piece: Piece, mean: [f64; 3]) {
+        self.classes[Self::slot(piece)].mean = mean;
+    }
+
     /// Moves `piece`'s mean a fraction `rate` (0..=1) towards a sample seen
     /// on a piece whose identity is known, so the models follow this board's
     /// pieces and lamp.

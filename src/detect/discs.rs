@@ -107,6 +107,85 @@ fn faint_discs_for_the_lost(
     chosen
 }
 
+/// The two colours a frame's discs read as black fall into when they are
+/// two kinds of carromman: mean features of the lighter (warmer) group and
+/// of the darker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DarkSplit {
+    lighter: [f64; 3],
+    darker: [f64; 3],
+}
+
+/// A board has at most 9 black carrommen (ICF). Where one frame reads more
+/// than [`MOST_OF_A_COLOUR`] discs over plain wood as black and hardly any
+/// as white (`light`), the "whites" are a dark wood the shipped models take
+/// for black (the real product photograph: dark-brown carrommen beside
+/// black ones). The `dark` samples then fall in two groups by redness (the
+/// cut that leaves the least scatter within them): where each holds at
+/// least [`DARK_SPLIT_MIN_GROUP`] and their mean rednesses lie well apart
+/// ([`DARK_SPLIT_MIN_REDNESS`], [`DARK_SPLIT_MIN_SEPARATION`]), the redder
+/// group, if no darker and light enough ([`DARK_SPLIT_MIN_LIGHTER_LUMA`]),
+/// is the lighter kind. None on a board whose whites are seen, or whose
+/// extra "blacks" are one colour (ghosts of a dark print).
+fn split_dark_pieces(dark: &[ColourSample], light: usize) -> Option<DarkSplit> {
+    if dark.len() <= MOST_OF_A_COLOUR || light >= DARK_SPLIT_MAX_LIGHT {
+        return None;
+    }
+    let mut sorted: Vec<[f64; 3]> = dark.iter().map(|s| s.features).collect();
+    sorted.sort_by(|a, b| a[1].total_cmp(&b[1]));
+    let mean_of = |group: &[[f64; 3]]| {
+        let n = group.len() as f64;
+        let mut mean = [0.0; 3];
+        for features in group {
+            for (m, f) in mean.iter_mut().zip(features) {
+                *m += f / n;
+            }
+        }
+        mean
+    };
+    // The cut that leaves the least spread of redness within the groups.
+    let within = |group: &[[f64; 3]]| {
+        let m = mean_of(group)[1];
+        group.iter().map(|f| (f[1] - m).powi(2)).sum::<f64>()
+    };
+    let cut = (DARK_SPLIT_MIN_GROUP..=sorted.len() - DARK_SPLIT_MIN_GROUP).min_by(|&a, &b| {
+        let spread = |k: usize| within(&sorted[..k]) + within(&sorted[k..]);
+        spread(a).total_cmp(&spread(b))
+    })?;
+    let (darker, lighter) = (mean_of(&sorted[..cut]), mean_of(&sorted[cut..]));
+    let gap = lighter[1] - darker[1];
+    let pooled = ((within(&sorted[..cut]) + within(&sorted[cut..])) / sorted.len() as f64).sqrt();
+    (gap >= DARK_SPLIT_MIN_REDNESS
+        && gap >= DARK_SPLIT_MIN_SEPARATION * pooled
+        && lighter[0] >= darker[0]
+        && lighter[0] >= DARK_SPLIT_MIN_LIGHTER_LUMA)
+        .then_some(DarkSplit { lighter, darker })
+}
+
+/// The most carrommen of one colour a board holds (ICF: 9 white, 9 black).
+const MOST_OF_A_COLOUR: usize = 9;
+
+/// [`split_dark_pieces`] looks only at frames with fewer discs read as white
+/// than this.
+const DARK_SPLIT_MAX_LIGHT: usize = 3;
+
+/// The lighter group is at least as light as the blacks the shipped models
+/// were made for (their mean relative luma): a render's warm blacks
+/// (0.17 of the board's luma) beside near-black specks (0.09) are one kind
+/// of carromman and junk, not two kinds; the photograph's browns read 0.29.
+const DARK_SPLIT_MIN_LIGHTER_LUMA: f64 = 0.25;
+
+/// Each group of a dark split holds at least this many discs.
+const DARK_SPLIT_MIN_GROUP: usize = 4;
+
+/// The two groups' mean rednesses lie at least this far apart (the shipped
+/// black model's spread of redness is 0.30)...
+const DARK_SPLIT_MIN_REDNESS: f64 = 0.5;
+
+/// ...and this many times the scatter of redness within the groups: the
+/// two halves of one colour's normal scatter lie 2.7 times theirs apart.
+const DARK_SPLIT_MIN_SEPARATION: f64 = 4.0;
+
 /// The three pieces told apart by colour; the striker is told by its size.
 const CARROMMAN_CLASSES: [Piece; 3] = [Piece::White, Piece::Black, Piece::Queen];
 
@@ -321,6 +400,9 @@ pub struct Detector {
     /// The time (s) of the last frame looked at: how far the known discs
     /// have moved since.
     last_t: Option<f64>,
+    /// Whether the colour models were set apart for two dark kinds of
+    /// carromman (see [`split_dark_pieces`]); it is done once.
+    dark_pieces_split: bool,
 }
 
 impl Detector {
@@ -370,6 +452,7 @@ impl Detector {
             rest_looks: RestLooks::default(),
             wood: wood_pixels(&frame),
             last_t: None,
+            dark_pieces_split: false,
         })
     }
 
@@ -969,6 +1052,17 @@ impl Detector {
         }
         self.radius_bias
             .learn(candidates.iter().map(|c| (c.radius_mm, c.colour.by_colour)));
+        // Once: two dark kinds of carromman set apart, and the candidates'
+        // colours read again by the models so set.
+        if let Some(split) = self.dark_split_of(&candidates) {
+            self.models.set_mean(Piece::White, split.lighter);
+            self.models.set_mean(Piece::Black, split.darker);
+            self.dark_pieces_split = true;
+            for c in candidates.iter_mut() {
+                let (cx, cy) = c.centre_px;
+                c.colour = self.read_colour(bytes, board_luma, cx, cy, c.radius_px);
+            }
+        }
         let mut discs = Vec::with_capacity(candidates.len());
         for DiscCandidate {
             peak: (x, y),
@@ -1018,6 +1112,26 @@ impl Detector {
             });
         }
         Ok(discs)
+    }
+
+    /// Two dark kinds of carromman among the carromman-sized `candidates`
+    /// (see [`split_dark_pieces`]), unless the models were set apart already.
+    fn dark_split_of(&self, candidates: &[DiscCandidate]) -> Option<DarkSplit> {
+        if self.dark_pieces_split {
+            return None;
+        }
+        let carrommen = candidates
+            .iter()
+            .filter(|c| c.radius_mm < self.radius_bias.striker_threshold_mm(c.colour.by_colour));
+        let (mut dark, mut light) = (Vec::new(), 0);
+        for c in carrommen {
+            match c.colour.by_colour {
+                Piece::Black if c.colour.over_plain_wood => dark.push(c.colour.sample),
+                Piece::White => light += 1,
+                _ => {}
+            }
+        }
+        split_dark_pieces(&dark, light)
     }
 
     /// The colour inside the disc of `radius_px` round (cx, cy) (top-view
@@ -2394,6 +2508,85 @@ mod tests {
         let later = detector.detect(&clear, &[]).unwrap();
         assert!(later.break_arrangement);
         assert_found(&later.discs, &pieces, 0.01);
+    }
+
+    #[test]
+    fn two_dark_kinds_of_carromman_read_as_black_are_split_by_redness() {
+        // The real product photograph with coins: its discs over plain wood
+        // read as black, by (relative luma, redness, blueness): black ones
+        // and dark-brown ones; one disc (the striker) read as white.
+        let blacks = [
+            [0.14, -0.24, 0.27],
+            [0.15, -0.24, 0.08],
+            [0.17, -0.0, 0.05],
+            [0.17, -0.11, 0.05],
+            [0.19, -0.05, -0.01],
+            [0.24, -0.02, 0.0],
+            [0.24, -0.04, 0.04],
+            [0.26, -0.0, -0.0],
+        ];
+        let browns = [
+            [0.22, 0.85, -0.32],
+            [0.24, 0.74, -0.2],
+            [0.25, 0.93, -0.26],
+            [0.27, 0.66, -0.21],
+            [0.27, 0.7, -0.26],
+            [0.28, 0.59, -0.18],
+            [0.28, 0.59, -0.2],
+            [0.32, 0.49, -0.22],
+            [0.32, 0.58, -0.18],
+            [0.33, 0.63, -0.21],
+            [0.36, 0.62, -0.19],
+        ];
+        let sample = |features: &[f64; 3]| ColourSample {
+            features: *features,
+        };
+        let dark: Vec<ColourSample> = blacks.iter().chain(&browns).map(sample).collect();
+        let split = split_dark_pieces(&dark, 1).expect("two kinds");
+        assert!(split.lighter[1] > 0.6 && split.darker[1] < 0.0, "{split:?}");
+        assert!(split.lighter[0] > split.darker[0], "{split:?}");
+        let models = {
+            let mut models = ColourModels::shipped().unwrap();
+            models.set_mean(Piece::White, split.lighter);
+            models.set_mean(Piece::Black, split.darker);
+            models
+        };
+        let read = |features: &[f64; 3]| models.classify(&sample(features), &CARROMMAN_CLASSES);
+        assert!(browns.iter().all(|f| read(f).unwrap().0 == Piece::White));
+        assert!(blacks.iter().all(|f| read(f).unwrap().0 == Piece::Black));
+        // Whites seen beside them: the board's whites are not dark.
+        assert_eq!(split_dark_pieces(&dark, 3), None);
+        // Nine or fewer "blacks" say nothing.
+        let nine: Vec<ColourSample> = blacks.iter().chain(&browns[..1]).map(sample).collect();
+        assert_eq!(split_dark_pieces(&nine, 0), None);
+        // A render's warm blacks beside near-black specks (clip 2796): one
+        // kind of carromman and junk, the "lighter" group darker than any
+        // white.
+        let render: Vec<ColourSample> = [
+            [0.18, 0.74, -0.32],
+            [0.16, 0.72, -0.24],
+            [0.16, 0.68, -0.38],
+            [0.17, 0.9, -0.48],
+            [0.18, 0.68, -0.29],
+            [0.17, 0.89, -0.17],
+            [0.17, 0.79, -0.34],
+            [0.19, 0.67, -0.17],
+            [0.09, 0.1, -0.84],
+            [0.09, 0.13, -0.67],
+            [0.08, -0.06, -1.15],
+            [0.09, 0.07, -0.81],
+            [0.09, 0.07, -0.82],
+        ]
+        .iter()
+        .map(sample)
+        .collect();
+        assert_eq!(split_dark_pieces(&render, 1), None);
+        // One colour's scatter, however wide, is not two kinds: redness
+        // spread evenly from -0.3 to 0.9.
+        let one_colour: Vec<ColourSample> = (0..19)
+            .map(|i| sample(&[0.25, -0.3 + 1.2 * f64::from(i) / 18.0, -0.1]))
+            .collect();
+        assert_eq!(split_dark_pieces(&one_colour, 0), None);
     }
 
     #[test]
