@@ -148,13 +148,12 @@ fn split_dark_pieces(dark: &[ColourSample], light: usize) -> Option<DarkSplit> {
         let m = mean_of(group)[1];
         group.iter().map(|f| (f[1] - m).powi(2)).sum::<f64>()
     };
-    let cut = (DARK_SPLIT_MIN_GROUP..=sorted.len() - DARK_SPLIT_MIN_GROUP).min_by(|&a, &b| {
-        let spread = |k: usize| within(&sorted[..k]) + within(&sorted[k..]);
-        spread(a).total_cmp(&spread(b))
-    })?;
+    let (cut, scatter) = (DARK_SPLIT_MIN_GROUP..=sorted.len() - DARK_SPLIT_MIN_GROUP)
+        .map(|k| (k, within(&sorted[..k]) + within(&sorted[k..])))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let (darker, lighter) = (mean_of(&sorted[..cut]), mean_of(&sorted[cut..]));
     let gap = lighter[1] - darker[1];
-    let pooled = ((within(&sorted[..cut]) + within(&sorted[cut..])) / sorted.len() as f64).sqrt();
+    let pooled = (scatter / sorted.len() as f64).sqrt();
     (gap >= DARK_SPLIT_MIN_REDNESS
         && gap >= DARK_SPLIT_MIN_SEPARATION * pooled
         && lighter[0] >= darker[0]

@@ -1816,24 +1816,22 @@ impl StrokeMachine {
                                     .map(|pocket| (pocket, f64::INFINITY))
                             })
                         };
-                        let pocket = pocket.map(|(pocket, its_speed)| {
-                            self.lost_towards_pocket.push(LostTowardsPocket {
-                                id,
-                                piece,
-                                pocket,
-                                last_seen,
-                                t,
-                                speed: its_speed.max(speed),
-                                striker_elsewhere: piece == Piece::Striker
-                                    && frame
-                                        .tracks
-                                        .iter()
-                                        .any(|t| t.piece == Piece::Striker && t.id != id),
-                            });
-                            pocket
-                        });
                         match pocket {
-                            Some(_) => {}
+                            Some((pocket, its_speed)) => {
+                                self.lost_towards_pocket.push(LostTowardsPocket {
+                                    id,
+                                    piece,
+                                    pocket,
+                                    last_seen,
+                                    t,
+                                    speed: its_speed.max(speed),
+                                    striker_elsewhere: piece == Piece::Striker
+                                        && frame
+                                            .tracks
+                                            .iter()
+                                            .any(|t| t.piece == Piece::Striker && t.id != id),
+                                })
+                            }
                             None if hand_present => {}
                             None => {
                                 if piece == Piece::Striker && id == striker {
@@ -1876,7 +1874,7 @@ impl StrokeMachine {
                         }
                         // Taken as pocketed when the stroke ends, unless a
                         // twin track carried on with the piece meanwhile.
-                        pocket.map(Some)
+                        pocket.map(|(pocket, _)| Some(pocket))
                     }
                 };
                 if let Some(pocket) = left_into {
