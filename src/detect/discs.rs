@@ -239,7 +239,15 @@ const HAND_JOIN_PX: i32 = 7;
 
 /// The longest step (px) of the 5×5 distance-transform mask, along either
 /// axis.
-const DISTANCE_MASK_REACH_PX: i32 = 2;
+const DISTANCE_MASK_REACH_PX: usize = 2;
+
+/// Side (px) of the tiles the foreground is grouped by before its distance
+/// transform: about half a carromman, so a piece's box is not much larger
+/// than the piece.
+const FOREGROUND_TILE_PX: usize = 8;
+
+/// A box of top-view pixels: first column, first row, end column, end row.
+type PixelBox = (usize, usize, usize, usize);
 
 /// Margin (mm) added round a hand's box: fingers cast shadows and blur.
 const HAND_MARGIN_MM: f64 = 15.0;
@@ -377,9 +385,12 @@ pub struct Detector {
     foreground: Mat,
     /// Distance transform of the opened foreground, hands removed once found.
     distance: Mat,
-    /// The box (first column, first row, end column, end row) outside
+    /// The boxes (first column, first row, end column, end row) outside
     /// which `distance` is 0.
-    distance_box: (usize, usize, usize, usize),
+    distance_boxes: Vec<PixelBox>,
+    /// Which tiles of the opened foreground hold any of it (see
+    /// [`foreground_boxes`]); kept to spare an allocation a frame.
+    foreground_tiles: Vec<bool>,
     edge_blobs: EdgeBlobs,
     busy: Vec<u8>,
     opened: Mat,
@@ -432,7 +443,8 @@ impl Detector {
                 Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)),
             )?,
             distance: Mat::default(),
-            distance_box: (0, 0, 0, 0),
+            distance_boxes: Vec::new(),
+            foreground_tiles: Vec::new(),
             edge_blobs: hand_band(&frame),
             busy: vec![0; (side * side) as usize],
             opened: Mat::default(),
@@ -790,10 +802,13 @@ impl Detector {
     }
 
     /// The distance transform of the opened foreground into `distance`,
-    /// computed only over the box round the foreground: a foreground
-    /// pixel's nearest background pixel lies within two pixels of the
-    /// foreground's box (the 5×5 mask's longest step), so the values are
-    /// those of the whole view, and everywhere else they are 0.
+    /// computed only over the boxes round its clusters ([`foreground_boxes`]):
+    /// a foreground pixel's nearest background pixel lies within two pixels
+    /// of its cluster's box (the 5×5 mask's longest step), and no box reaches
+    /// within two pixels of another's foreground, so the values are those of
+    /// the whole view, and everywhere else they are 0. The pieces lie apart
+    /// over the whole board: their boxes are a small part of the one round
+    /// them all.
     fn measure_thickness(&mut self) -> Result<(), DetectError> {
         let size = cv("reading the foreground size", self.opened.size())?;
         let fresh = cv("reading the distance size", self.distance.size())? != size
@@ -804,15 +819,12 @@ impl Detector {
                 Mat::new_rows_cols_with_default(size.height, size.width, CV_32F, Scalar::all(0.0)),
             )?;
         } else {
-            // Only the last frame's box was written (hand pixels zeroed
-            // outside it were zero already): clearing it clears them all.
-            let (x0, y0, x1, y1) = self.distance_box;
-            if x1 > x0 && y1 > y0 {
-                let last =
-                    core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32);
+            // Only the last frame's boxes were written (hand pixels zeroed
+            // outside them were zero already): clearing them clears them all.
+            for &last in &self.distance_boxes {
                 let mut last = cv(
                     "cutting out the last distance transform",
-                    Mat::roi_mut(&mut self.distance, last),
+                    Mat::roi_mut(&mut self.distance, cv_rect(last)),
                 )?;
                 cv(
                     "clearing the distance transform",
@@ -820,35 +832,35 @@ impl Detector {
                 )?;
             }
         }
-        let found = cv(
-            "bounding the foreground",
-            imgproc::bounding_rect(&self.opened),
-        )?;
-        self.distance_box = (0, 0, 0, 0);
-        if found.width <= 0 || found.height <= 0 {
-            return Ok(());
+        let side = size.width.max(0) as usize;
+        let mask = cv("reading the foreground", self.opened.data_bytes())?;
+        self.distance_boxes = foreground_boxes(
+            mask,
+            side,
+            DISTANCE_MASK_REACH_PX,
+            &mut self.foreground_tiles,
+        );
+        for &area in &self.distance_boxes {
+            let source = cv(
+                "cutting out the foreground",
+                Mat::roi(&self.opened, cv_rect(area)),
+            )?;
+            let mut target = cv(
+                "cutting out the distance transform",
+                Mat::roi_mut(&mut self.distance, cv_rect(area)),
+            )?;
+            cv(
+                "measuring blob thickness",
+                imgproc::distance_transform(
+                    &source,
+                    &mut target,
+                    imgproc::DIST_L2,
+                    imgproc::DIST_MASK_5,
+                    CV_32F,
+                ),
+            )?;
         }
-        let margin = DISTANCE_MASK_REACH_PX;
-        let (x0, y0) = ((found.x - margin).max(0), (found.y - margin).max(0));
-        let x1 = (found.x + found.width + margin).min(size.width);
-        let y1 = (found.y + found.height + margin).min(size.height);
-        let area = core::Rect::new(x0, y0, x1 - x0, y1 - y0);
-        self.distance_box = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
-        let source = cv("cutting out the foreground", Mat::roi(&self.opened, area))?;
-        let mut target = cv(
-            "cutting out the distance transform",
-            Mat::roi_mut(&mut self.distance, area),
-        )?;
-        cv(
-            "measuring blob thickness",
-            imgproc::distance_transform(
-                &source,
-                &mut target,
-                imgproc::DIST_L2,
-                imgproc::DIST_MASK_5,
-                CV_32F,
-            ),
-        )
+        Ok(())
     }
 
     /// Whether `blob` is where the model learned a hand that has gone: the
@@ -995,27 +1007,30 @@ impl Detector {
         )?;
         let min_peak = (MIN_PEAK_FRACTION * self.mm_to_px(CARROMMAN_RADIUS_MM)) as f32;
         let mut peaks = Vec::new();
-        // Distances are 0 outside the box they were computed in.
-        let (x0, y0, x1, y1) = self.distance_box;
-        for y in y0.max(1)..y1.min(side - 1) {
-            let row = &distance[y * side..(y + 1) * side];
-            for x in x0.max(1)..x1.min(side - 1) {
-                let d = row[x];
-                if d < min_peak {
-                    continue;
-                }
-                let is_peak = [-1isize, 0, 1].iter().all(|&dy| {
-                    let neighbour_row = ((y as isize + dy) as usize) * side;
-                    [-1isize, 0, 1]
-                        .iter()
-                        .all(|&dx| distance[neighbour_row + (x as isize + dx) as usize] <= d)
-                });
-                if is_peak {
-                    peaks.push((d, x, y));
+        // Distances are 0 outside the boxes they were computed in.
+        for &(x0, y0, x1, y1) in &self.distance_boxes {
+            for y in y0.max(1)..y1.min(side - 1) {
+                let row = &distance[y * side..(y + 1) * side];
+                for x in x0.max(1)..x1.min(side - 1) {
+                    let d = row[x];
+                    if d < min_peak {
+                        continue;
+                    }
+                    let is_peak = [-1isize, 0, 1].iter().all(|&dy| {
+                        let neighbour_row = ((y as isize + dy) as usize) * side;
+                        [-1isize, 0, 1]
+                            .iter()
+                            .all(|&dx| distance[neighbour_row + (x as isize + dx) as usize] <= d)
+                    });
+                    if is_peak {
+                        peaks.push((d, x, y));
+                    }
                 }
             }
         }
-        peaks.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // Highest first; equal heights in reading order, whichever box
+        // they were found in.
+        peaks.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.2, a.1).cmp(&(b.2, b.1))));
         let separation = MIN_SEPARATION_FRACTION * 2.0 * self.mm_to_px(CARROMMAN_RADIUS_MM);
         let mut accepted: Vec<(f32, f64, f64)> = Vec::new();
         for (d, x, y) in peaks {
@@ -1765,6 +1780,77 @@ impl RadiusBiases {
 }
 
 const GAP_BRIDGE_PX: usize = 2;
+
+/// An OpenCV rectangle of a [`PixelBox`].
+fn cv_rect((x0, y0, x1, y1): PixelBox) -> core::Rect {
+    // Boxes lie within the top view, whose side fits an i32.
+    core::Rect::new(x0 as i32, y0 as i32, (x1 - x0) as i32, (y1 - y0) as i32)
+}
+
+/// Boxes round the clusters of nonzero pixels of `mask` (`side` square),
+/// each grown by `margin` (within the view): tiles of
+/// [`FOREGROUND_TILE_PX`] holding any nonzero pixel are grouped with their
+/// neighbours (diagonal ones too), and boxes whose grown areas overlap are
+/// merged until none do. So every nonzero pixel lies in one box, at least
+/// `margin` inside it or at the view's edge, and no box reaches another's.
+/// `tiles` is scratch space.
+fn foreground_boxes(
+    mask: &[u8],
+    side: usize,
+    margin: usize,
+    tiles: &mut Vec<bool>,
+) -> Vec<PixelBox> {
+    let across = side.div_ceil(FOREGROUND_TILE_PX);
+    tiles.clear();
+    tiles.resize(across * across, false);
+    for (y, row) in mask.chunks_exact(side.max(1)).take(side).enumerate() {
+        let tile_row = &mut tiles[(y / FOREGROUND_TILE_PX) * across..][..across];
+        for (marked, run) in tile_row.iter_mut().zip(row.chunks(FOREGROUND_TILE_PX)) {
+            *marked |= run.iter().any(|&v| v != 0);
+        }
+    }
+    let mut boxes: Vec<PixelBox> = Vec::new();
+    let mut stack = Vec::new();
+    for first in 0..tiles.len() {
+        if !tiles[first] {
+            continue;
+        }
+        tiles[first] = false;
+        stack.push(first);
+        let (mut tx0, mut ty0, mut tx1, mut ty1) = (across, across, 0, 0);
+        while let Some(t) = stack.pop() {
+            let (tx, ty) = (t % across, t / across);
+            (tx0, ty0, tx1, ty1) = (tx0.min(tx), ty0.min(ty), tx1.max(tx), ty1.max(ty));
+            for ny in ty.saturating_sub(1)..(ty + 2).min(across) {
+                for nx in tx.saturating_sub(1)..(tx + 2).min(across) {
+                    let n = ny * across + nx;
+                    if tiles[n] {
+                        tiles[n] = false;
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        let grow_down = |tile: usize| (tile * FOREGROUND_TILE_PX).saturating_sub(margin);
+        let grow_up = |tile: usize| ((tile + 1) * FOREGROUND_TILE_PX + margin).min(side);
+        boxes.push((grow_down(tx0), grow_down(ty0), grow_up(tx1), grow_up(ty1)));
+    }
+    let overlap = |a: &PixelBox, b: &PixelBox| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    'merging: loop {
+        for i in 0..boxes.len() {
+            for j in i + 1..boxes.len() {
+                if overlap(&boxes[i], &boxes[j]) {
+                    let b = boxes.swap_remove(j);
+                    let a = &mut boxes[i];
+                    *a = (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3));
+                    continue 'merging;
+                }
+            }
+        }
+        break;
+    }
+    boxes
+}
 
 /// The centre (px) of the disc of `radius` px round (x, y): the centroid of
 /// the foreground inside it, thin gaps bridged, three times over. Pixels
@@ -2710,34 +2796,43 @@ mod tests {
     }
 
     #[test]
-    fn the_distance_transform_in_the_foregrounds_box_equals_the_whole_views() {
+    fn the_distance_transform_in_the_foregrounds_boxes_equals_the_whole_views() {
         let mut detector = detector();
         let side = detector.side;
-        for (round, (x, y, w, h)) in [(40, 60, 90, 30), (0, 0, 25, 300), (300, 410, 140, 33)]
-            .into_iter()
-            .enumerate()
-        {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut below = |n: i32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as i32
+        };
+        let mut most_boxes = 0;
+        // The same detector throughout: each round's boxes must also clear
+        // the last round's.
+        for round in 0..12 {
             let mut mask =
                 Mat::new_rows_cols_with_default(side, side, CV_8U, Scalar::all(0.0)).unwrap();
-            imgproc::rectangle(
-                &mut mask,
-                core::Rect::new(x, y, w, h),
-                Scalar::all(255.0),
-                -1,
-                imgproc::LINE_8,
-                0,
-            )
-            .unwrap();
-            imgproc::circle(
-                &mut mask,
-                Point::new(x + w / 2, y + h + 9),
-                11,
-                Scalar::all(255.0),
-                -1,
-                imgproc::LINE_8,
-                0,
-            )
-            .unwrap();
+            let white = Scalar::all(255.0);
+            // Pieces scattered and touching, some at the view's edges, and
+            // an arm or a row of them.
+            for _ in 0..below(30) {
+                let centre = Point::new(below(side), below(side));
+                imgproc::circle(
+                    &mut mask,
+                    centre,
+                    3 + below(10),
+                    white,
+                    -1,
+                    imgproc::LINE_8,
+                    0,
+                )
+                .unwrap();
+            }
+            for _ in 0..below(3) {
+                let (x, y) = (below(side) - 20, below(side) - 20);
+                let area = core::Rect::new(x, y, 5 + below(150), 5 + below(150));
+                imgproc::rectangle(&mut mask, area, white, -1, imgproc::LINE_8, 0).unwrap();
+            }
             let mut whole = Mat::default();
             imgproc::distance_transform(
                 &mask,
@@ -2749,12 +2844,9 @@ mod tests {
             .unwrap();
             detector.opened = mask;
             detector.measure_thickness().unwrap();
+            most_boxes = most_boxes.max(detector.distance_boxes.len());
             let boxed = detector.distance.data_typed::<f32>().unwrap();
             let whole = whole.data_typed::<f32>().unwrap();
-            assert!(
-                whole.iter().any(|&d| d > 5.0),
-                "round {round} tests nothing"
-            );
             assert!(
                 boxed
                     .iter()
@@ -2763,6 +2855,28 @@ mod tests {
                 "round {round}: distances differ"
             );
         }
+        assert!(most_boxes >= 10, "never more than {most_boxes} boxes");
+    }
+
+    #[test]
+    fn foreground_boxes_hold_every_pixel_and_stay_apart() {
+        let side = 64;
+        let mut mask = vec![0u8; side * side];
+        // An L of tiles round a tile that touches none of them, whose box
+        // lies within the L's: one box. One pixel far off, one in the last
+        // corner.
+        let l_and_inside = [(4, 4), (12, 4), (20, 4), (20, 12), (20, 20), (4, 20)];
+        for (x, y) in l_and_inside.into_iter().chain([(50, 40), (63, 63)]) {
+            mask[y * side + x] = 255;
+        }
+        let mut tiles = Vec::new();
+        let mut boxes = foreground_boxes(&mask, side, 2, &mut tiles);
+        boxes.sort();
+        assert_eq!(
+            boxes,
+            vec![(0, 0, 26, 26), (46, 38, 58, 50), (54, 54, 64, 64)]
+        );
+        assert!(foreground_boxes(&[0; 64 * 64], side, 2, &mut tiles).is_empty());
     }
 
     #[test]

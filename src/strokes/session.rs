@@ -30,9 +30,13 @@ use crate::rules::Engine;
 use crate::sim::video::{ClipWriter, VideoError as WriterError};
 use crate::track::{TrackEvent, TrackFrame, Tracker, TrackerOptions};
 
-/// Frames decoded ahead of the vision work: enough to ride out a slow frame,
-/// few enough that memory stays flat.
-const DECODE_AHEAD: usize = 4;
+/// Frames decoded ahead of the vision work: enough to ride out the second
+/// or so in which a stroke's frames cost the vision thread more than the
+/// decoder takes to make them, so neither waits on the other while the two
+/// cores have work (four left a core idle a tenth of the time), and few
+/// enough that memory stays flat (each holds a camera frame and its top
+/// view: about 3 MB at 720p).
+const DECODE_AHEAD: usize = 16;
 
 /// Why a clip could not be tracked to its end.
 #[derive(Debug, Error)]
