@@ -108,6 +108,11 @@ pub struct VisionExtra {
     /// in under a track born on its blur, in another colour.
     #[serde(skip)]
     lost_from_sight: Vec<(Piece, Point2<f64>, f64)>,
+    /// Pocketings never seen, judged from a piece lost from sight speeding
+    /// at a pocket still far from it (kind, pocket, when): the weakest
+    /// evidence of a departure (see [`reconcile_exits`]).
+    #[serde(skip)]
+    lost_far_from_pocket: Vec<(Piece, Pocket, f64)>,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -1656,6 +1661,7 @@ impl StrokeMachine {
                             })
                             .find(|other| {
                                 followed_the_same_piece(&self.recent, id, last_seen, other.id)
+                                    && !apart_when_last_seen(&self.recent, id, other.id)
                             })
                             .map(|other| other.id)
                     } else if born_since_strike(id) {
@@ -1673,6 +1679,7 @@ impl StrokeMachine {
                                         .all(|t| t.id == s.id || t.piece != Piece::Striker))
                                     && s.seen_this_frame()
                                     && followed_the_same_piece(&self.recent, id, last_seen, s.id)
+                                    && !apart_when_last_seen(&self.recent, id, s.id)
                             })
                             .map(|s| s.id)
                     } else {
@@ -1881,7 +1888,7 @@ impl StrokeMachine {
                     self.shadowed.extend(shadowed_exits(
                         &self.recent,
                         frame,
-                        id,
+                        (id, striker),
                         piece,
                         last_seen,
                         pocket,
@@ -2235,6 +2242,10 @@ fn missing_of(missing: &[(Piece, u32)], piece: Piece) -> u32 {
 ///   a carromman seen going in with a "striker" while the striker lies on
 ///   the board; a "striker" that followed a carromman lost mid-board went
 ///   in as that carromman;
+/// - a carromman never seen going in, only lost from sight speeding at a
+///   pocket still far from it ([`UNSEEN_FAR_FROM_POCKET_MM`]), is matched
+///   with the count after the pieces seen leaving, and dropped when the
+///   count does not miss it;
 /// - any other "striker" seen going in, or a piece seen leaving over the
 ///   edge, that the count says did not leave is renamed when exactly one
 ///   kind is missing (a "striker" is dropped otherwise), never into the
@@ -2271,17 +2282,37 @@ fn reconcile_exits(
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
 
-    // Pieces the count misses are matched first, in time order; the rest are
+    // Pieces the count misses are matched first, in time order, the
+    // pocketings seen before the departures over the frame, and those only
+    // inferred from a piece lost far from its pocket last; the rest are
     // judged one by one.
+    let lost_far = |p: &PocketedPiece| {
+        p.piece != Piece::Striker
+            && stroke
+                .vision
+                .lost_far_from_pocket
+                .iter()
+                .any(|&(piece, pocket, t)| {
+                    piece == p.piece && Some(pocket) == p.pocket && Some(t) == p.t
+                })
+    };
+    let far: Vec<bool> = pocketed.iter().map(lost_far).collect();
     let mut kept_pocketed = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
-        kept_pocketed[i] = take(&mut missing, p.piece);
+        if !far[i] {
+            kept_pocketed[i] = take(&mut missing, p.piece);
+        }
     }
     let mut overboard = std::mem::take(&mut stroke.stroke.overboard);
     overboard.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     let mut kept_overboard = vec![false; overboard.len()];
     for (i, o) in overboard.iter().enumerate() {
         kept_overboard[i] = take(&mut missing, o.piece);
+    }
+    for (i, p) in pocketed.iter().enumerate() {
+        if far[i] {
+            kept_pocketed[i] = take(&mut missing, p.piece);
+        }
     }
     // The one kind the count misses, if exactly one is missing and it is a
     // carromman (the striker is missing whenever it is taken for a carromman).
@@ -2301,6 +2332,15 @@ fn reconcile_exits(
             continue;
         }
         let seen_as = p.piece;
+        if far[i] {
+            // Never seen going in: the count at rest outweighs it.
+            alert(
+                stroke,
+                p.t,
+                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but the count at rest does not miss one: it did not go in", p.pocket.map_or("", Pocket::name)),
+            );
+            continue;
+        }
         if seen_as == Piece::Striker {
             // The striker lies on the board: this was a blurred carromman,
             // the one it followed if it followed one lost mid-board, else of
@@ -2662,12 +2702,14 @@ const HANDED_ON_S: f64 = 0.1;
 /// of a carromman or the Queen, whatever its colour, that followed the same
 /// piece over the `recent` frames: seen with it in one frame where two
 /// pieces cannot both be, or first seen beside where it was last seen just
-/// as it was lost. Every such twin is kept, since only one that rests at
+/// as it was lost; the struck striker's own track (`striker`, which tracks
+/// born on its blur leave with the pieces it meets) only when not apart from
+/// it then ([`apart_when_last_seen`]). Every such twin is kept, since only one that rests at
 /// the end of the stroke withdraws the exit. Empty when no track did.
 fn shadowed_exits(
     recent: &VecDeque<Positions>,
     frame: &TrackFrame,
-    lost: TrackId,
+    (lost, striker): (TrackId, TrackId),
     piece: Piece,
     last_seen: Point2<f64>,
     pocket: Option<Pocket>,
@@ -2680,7 +2722,10 @@ fn shadowed_exits(
         .tracks
         .iter()
         .filter(|t| t.id != lost && t.piece != Piece::Striker)
-        .filter(|other| followed_the_same_piece(recent, lost, last_seen, other.id))
+        .filter(|other| {
+            followed_the_same_piece(recent, lost, last_seen, other.id)
+                && (other.id != striker || !apart_when_last_seen(recent, lost, other.id))
+        })
         .map(|twin| ShadowedExit {
             twin: twin.id,
             piece,
@@ -2689,6 +2734,29 @@ fn shadowed_exits(
         })
         .collect()
 }
+
+/// Whether the track `other` lay farther from `lost` when `lost` was last
+/// seen than one disc's blur spans: `other`'s step into that frame (how far
+/// its disc was smeared), both radii and [`ONE_BLUR_SLACK_MM`]. Two tracks
+/// on one blurred disc lie on that blur; clip 2858's striker twin took the
+/// black the striker met and carried it 150 mm on into the SW pocket while
+/// the striker came to rest.
+fn apart_when_last_seen(recent: &VecDeque<Positions>, lost: TrackId, other: TrackId) -> bool {
+    let Some(i) = recent.iter().rposition(|f| f.disc(lost).is_some()) else {
+        return false;
+    };
+    let (Some((a, ra)), Some((b, rb))) = (recent[i].disc(lost), disc_at(recent, other, i)) else {
+        return false;
+    };
+    let step = i
+        .checked_sub(1)
+        .and_then(|h| disc_at(recent, other, h))
+        .map_or(0.0, |(before, _)| (b - before).norm());
+    (a - b).norm() > step + ra + rb + ONE_BLUR_SLACK_MM
+}
+
+/// Slack (mm) for where the tracks place two sightings of one blurred disc.
+const ONE_BLUR_SLACK_MM: f64 = CARROMMAN_RADIUS_MM;
 
 /// Whether the track `other` followed the same piece as `lost`, last seen
 /// at `last_seen`, over the `recent` frames: seen with it in one frame
@@ -3231,6 +3299,12 @@ impl LostTowardsPocket {
         if seen_going_in {
             return;
         }
+        if (pocket_centre(self.pocket) - self.last_seen).norm() > UNSEEN_FAR_FROM_POCKET_MM {
+            stroke
+                .vision
+                .lost_far_from_pocket
+                .push((self.piece, self.pocket, self.t));
+        }
         record_unseen_pocketing(
             stroke,
             (self.piece, self.pocket, self.t),
@@ -3260,6 +3334,14 @@ fn record_unseen_pocketing(
     });
     stroke.vision.alerts.push(VisionNote { t, message: why });
 }
+
+/// A piece lost from sight farther than this (mm) from the pocket it sped
+/// at, and never seen again, went in only by inference over a stretch of
+/// board: the count at rest outweighs it. (Over the simulator's clips, the
+/// pocketings so judged that the count disproved were lost 380-520 mm out
+/// and wrong, a black jumping off the board or knocked unseen into another
+/// pocket; those lost 120-150 mm out were right as often as not.)
+const UNSEEN_FAR_FROM_POCKET_MM: f64 = 200.0;
 
 /// A piece is heading straight for a pocket when the pocket's centre lies
 /// ahead within this distance (mm) of its line of motion: about the pocket's
@@ -6617,6 +6699,69 @@ mod tests {
         assert_eq!(twins, [TrackId(8), TrackId(9)]);
     }
 
+    /// Clip 2858: track 44, born on the striker's (track 43) blur, takes
+    /// the black the striker meets and carries it into the SW pocket while
+    /// the striker comes to rest 150 mm away: when 44 was last seen the two
+    /// lay apart by more than the striker's blur, so 43 is no twin of it.
+    /// Two tracks still on one blur when one is lost are twins.
+    #[test]
+    fn a_track_apart_from_the_lost_one_beyond_its_blur_when_last_seen_is_no_twin() {
+        let piece_path = [
+            (-262.0, -70.0),
+            (-264.0, -104.0),
+            (-272.0, -146.0),
+            (-290.0, -208.0),
+            (-296.0, -228.0),
+            (-308.0, -268.0),
+            (-316.0, -296.0),
+            (-322.0, -318.0),
+        ];
+        let twins = |striker_path: &[(f64, f64)]| {
+            let recent: VecDeque<Positions> = striker_path
+                .iter()
+                .zip(piece_path)
+                .enumerate()
+                .map(|(i, (&(sx, sy), (px, py)))| Positions {
+                    t: i as f64 * FRAME_S,
+                    discs: vec![
+                        (TrackId(43), Point2::new(sx, sy), STRIKER_RADIUS_MM),
+                        (TrackId(44), Point2::new(px, py), CARROMMAN_RADIUS_MM),
+                    ],
+                    tentative: Vec::new(),
+                })
+                .collect();
+            let (x, y) = striker_path[striker_path.len() - 1];
+            let resting = vec![track_of(43, Piece::White, Point2::new(x, y))];
+            let lost_at = 8.0 * FRAME_S;
+            twins_with_striker_of(
+                &recent,
+                resting,
+                (44, 43),
+                Piece::Black,
+                piece_path[7],
+                Pocket::Sw,
+                lost_at,
+            )
+        };
+        let came_to_rest = [
+            (-254.0, -42.0),
+            (-256.0, -84.0),
+            (-260.0, -120.0),
+            (-266.0, -156.0),
+            (-270.0, -162.0),
+            (-270.0, -172.0),
+            (-272.0, -178.0),
+            (-268.0, -178.0),
+        ];
+        assert!(twins(&came_to_rest).is_empty());
+        // The striker on the same blur to the last: 20 mm behind.
+        let on_its_blur: Vec<(f64, f64)> = piece_path
+            .iter()
+            .map(|&(x, y)| (x + 6.0, y + 19.0))
+            .collect();
+        assert_eq!(twins(&on_its_blur), [TrackId(43)]);
+    }
+
     #[test]
     fn a_track_that_passed_close_and_then_went_on_its_own_way_shadows_nothing() {
         // Clip 2284's break: black track 6 sets off past track 17 (27 mm
@@ -6722,6 +6867,29 @@ mod tests {
         resting: Vec<Track>,
         lost: u32,
         piece: Piece,
+        last_seen: (f64, f64),
+        pocket: Pocket,
+        t: f64,
+    ) -> Vec<TrackId> {
+        // No struck striker among the tracks.
+        let striker = 999;
+        twins_with_striker_of(
+            recent,
+            resting,
+            (lost, striker),
+            piece,
+            last_seen,
+            pocket,
+            t,
+        )
+    }
+
+    /// [`twins_of`] with `striker` the struck striker's track.
+    fn twins_with_striker_of(
+        recent: &VecDeque<Positions>,
+        resting: Vec<Track>,
+        (lost, striker): (u32, u32),
+        piece: Piece,
         (x, y): (f64, f64),
         pocket: Pocket,
         t: f64,
@@ -6734,7 +6902,7 @@ mod tests {
         shadowed_exits(
             recent,
             &frame,
-            TrackId(lost),
+            (TrackId(lost), TrackId(striker)),
             piece,
             Point2::new(x, y),
             Some(pocket),
@@ -7209,6 +7377,58 @@ mod tests {
         assert_eq!(kept(vec![late]).0, vec![Piece::White]);
         let far = (Piece::Black, Point2::new(-300.0, -300.0), 0.95);
         assert_eq!(kept(vec![far]).0, vec![Piece::White]);
+    }
+
+    /// Clip 2871's break: a black lost from sight near the centre speeding
+    /// at the SE pocket, never seen again (it jumped off the board), a black
+    /// seen going into the NE pocket, and one seen leaving over the frame;
+    /// the count at rest misses two blacks. The departures seen take the
+    /// count; the pocketing inferred from afar does not stand against it.
+    /// Lost near the pocket it is matched in time as before, and a count
+    /// that misses all three keeps all three.
+    #[test]
+    fn a_pocketing_inferred_from_a_piece_lost_far_from_the_pocket_yields_to_the_count() {
+        let play = |last_seen: Point2<f64>, blacks_at_rest: usize| {
+            let mut stroke = stroke_seen_with(1, 4);
+            LostTowardsPocket {
+                id: TrackId(9),
+                piece: Piece::Black,
+                pocket: Pocket::Se,
+                last_seen,
+                t: 0.2,
+                speed: 3500.0,
+                striker_elsewhere: false,
+            }
+            .record_in(&mut stroke);
+            stroke
+                .stroke
+                .pocketed
+                .push(went_in(Piece::Black, Pocket::Ne, 0.5));
+            stroke.stroke.overboard = vec![OverboardPiece {
+                piece: Piece::Black,
+                t: Some(0.3),
+            }];
+            let mut tracks = vec![
+                track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+                track_of(2, Piece::Striker, Point2::new(0.0, -200.0)),
+            ];
+            for k in 0..blacks_at_rest {
+                tracks.push(track_of(
+                    3 + k as u32,
+                    Piece::Black,
+                    Point2::new(-100.0, 50.0 * k as f64),
+                ));
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            let pockets: Vec<Option<Pocket>> =
+                stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
+            (pockets, stroke.stroke.overboard.len())
+        };
+        let far = Point2::new(66.0, -44.0);
+        assert_eq!(play(far, 2), (vec![Some(Pocket::Ne)], 1));
+        assert_eq!(play(far, 1), (vec![Some(Pocket::Se), Some(Pocket::Ne)], 1));
+        let near = pocket_centre(Pocket::Se) + Vector2::new(-80.0, 80.0);
+        assert_eq!(play(near, 2), (vec![Some(Pocket::Se), Some(Pocket::Ne)], 0));
     }
 
     #[test]
