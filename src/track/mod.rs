@@ -1561,6 +1561,20 @@ mod tests {
         seen.tracks.into_iter().next().expect("one track")
     }
 
+    /// Clip 2861: a white sliding into the SW pocket at 1.1 m/s is not
+    /// paired with a disc 100 mm behind it on the striker's blur (3 m/s
+    /// back), though by the pocket a piece may rebound straight back; one
+    /// 30 mm back is a rebound, and any disc ahead is on its way.
+    #[test]
+    fn a_piece_at_a_pockets_mouth_comes_back_no_faster_than_it_went_in() {
+        let mut track = tracker_with_one(Piece::White, -318.0, -325.0);
+        track.velocity = Vector2::new(-660.0, -880.0);
+        let at = |x: f64, y: f64| ahead_of(&track, [false; 2], Point2::new(x, y), FRAME_S);
+        assert!(!at(-251.0, -253.0));
+        assert!(at(-300.0, -301.0));
+        assert!(at(-340.0, -352.0));
+    }
+
     #[test]
     fn a_piece_sent_into_the_cushion_keeps_its_identity_off_the_rebound() {
         // A black at 2400 mm/s (80 mm a frame) heading west hits the
