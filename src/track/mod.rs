@@ -1181,8 +1181,14 @@ fn ahead_of(track: &Track, bounced: [bool; 2], at: Point2<f64>, dt: f64) -> bool
         >= HALF_SURFACE_MM - REBOUND_ZONE_MM
         || nearest_pocket(track.position).1 <= POCKET_RADIUS_MM + REBOUND_ZONE_MM;
     if by_the_frame {
-        let reach = REBOUND_REACH_FACTOR * track.speed() * dt * f64::from(track.missed + 1)
-            + CARROMMAN_RADIUS_MM;
+        // Unseen for frames at a pocket's mouth, a piece has dropped in: one
+        // coming back off the jaws is seen doing so (clip 2861's third
+        // stroke: a white unseen two frames at the SE pocket's mouth was
+        // paired with the striker at rest 85 mm back).
+        let at_a_mouth = nearest_pocket(track.position).1 <= POCKET_RADIUS_MM;
+        let frames = if at_a_mouth { 1 } else { track.missed + 1 };
+        let reach =
+            REBOUND_REACH_FACTOR * track.speed() * dt * f64::from(frames) + CARROMMAN_RADIUS_MM;
         return not_back_from(track.position, track.velocity, at)
             || (at - track.position).norm() <= reach;
     }
@@ -1573,6 +1579,22 @@ mod tests {
         assert!(!at(-251.0, -253.0));
         assert!(at(-300.0, -301.0));
         assert!(at(-340.0, -352.0));
+    }
+
+    /// Clip 2861's third stroke: a white unseen for two frames in the SE
+    /// pocket's mouth has dropped in, and the striker at rest 85 mm back is
+    /// not it; unseen as long by the cushion beside the pocket, a piece
+    /// may have come back that far.
+    #[test]
+    fn a_piece_unseen_in_a_pockets_mouth_is_not_found_behind_it() {
+        let unseen_at = |x: f64, y: f64| {
+            let mut track = tracker_with_one(Piece::White, x, y).unseen_for(2);
+            track.velocity = Vector2::new(0.0, -950.0);
+            let back = Point2::new(x + 5.0, y + 85.0);
+            ahead_of(&track, [false; 2], back, FRAME_S)
+        };
+        assert!(!unseen_at(342.0, -332.0));
+        assert!(unseen_at(342.0, -290.0));
     }
 
     #[test]
