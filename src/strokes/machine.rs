@@ -2742,10 +2742,15 @@ fn shadowed_exits(
 /// black the striker met and carried it 150 mm on into the SW pocket while
 /// the striker came to rest.
 fn apart_when_last_seen(recent: &VecDeque<Positions>, lost: TrackId, other: TrackId) -> bool {
-    let Some(i) = recent.iter().rposition(|f| f.disc(lost).is_some()) else {
+    let last_sighting = recent
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, f)| f.disc(lost).map(|disc| (i, disc)));
+    let Some((i, (a, ra))) = last_sighting else {
         return false;
     };
-    let (Some((a, ra)), Some((b, rb))) = (recent[i].disc(lost), disc_at(recent, other, i)) else {
+    let Some((b, rb)) = disc_at(recent, other, i) else {
         return false;
     };
     let step = i

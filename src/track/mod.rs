@@ -1177,16 +1177,20 @@ fn within_reach(track: &Track, detection: &Detection, dt: f64) -> bool {
 /// pocket at 1.1 m/s was paired with a second disc on the striker's blur
 /// 100 mm behind it, at what would have been 3 m/s, and so never went in).
 fn ahead_of(track: &Track, bounced: [bool; 2], at: Point2<f64>, dt: f64) -> bool {
+    let to_pocket = nearest_pocket(track.position).1;
     let by_the_frame = track.position.x.abs().max(track.position.y.abs())
         >= HALF_SURFACE_MM - REBOUND_ZONE_MM
-        || nearest_pocket(track.position).1 <= POCKET_RADIUS_MM + REBOUND_ZONE_MM;
+        || to_pocket <= POCKET_RADIUS_MM + REBOUND_ZONE_MM;
     if by_the_frame {
         // Unseen for frames at a pocket's mouth, a piece has dropped in: one
         // coming back off the jaws is seen doing so (clip 2861's third
         // stroke: a white unseen two frames at the SE pocket's mouth was
         // paired with the striker at rest 85 mm back).
-        let at_a_mouth = nearest_pocket(track.position).1 <= POCKET_RADIUS_MM;
-        let frames = if at_a_mouth { 1 } else { track.missed + 1 };
+        let frames = if to_pocket <= POCKET_RADIUS_MM {
+            1
+        } else {
+            track.missed + 1
+        };
         let reach =
             REBOUND_REACH_FACTOR * track.speed() * dt * f64::from(frames) + CARROMMAN_RADIUS_MM;
         return not_back_from(track.position, track.velocity, at)
