@@ -216,6 +216,56 @@ impl Background {
         self.known.get(i).copied().unwrap_or(false) && self.predicted.get(i) == Some(&0)
     }
 
+    /// Fraction of the pixels within `radius` of (column, row) whose empty
+    /// board the model has never seen (unknown, or still the prior's
+    /// prediction): where a piece lay from the first frame on.
+    pub fn unseen_fraction(&self, column: f64, row: f64, radius: f64) -> f64 {
+        let (mut unseen, mut n) = (0.0, 0.0);
+        for i in disc_pixels(self.width, self.height, column, row, radius) {
+            n += 1.0;
+            if !self.is_seen_index(i) {
+                unseen += 1.0;
+            }
+        }
+        if n == 0.0 {
+            0.0
+        } else {
+            unseen / n
+        }
+    }
+
+    /// Takes the pixels of `bgr` (the whole view) within `radius` of
+    /// (column, row) as the empty board there, lamp gain removed, but for
+    /// those `left` says to leave: what lies there is known to be the
+    /// board's own drawing.
+    pub fn take_as_board(
+        &mut self,
+        bgr: &[u8],
+        column: f64,
+        row: f64,
+        radius: f64,
+        left: impl Fn(usize) -> bool,
+    ) {
+        let inverse_gain = if self.gain > 0.0 {
+            1.0 / self.gain
+        } else {
+            1.0
+        };
+        self.for_disc(column, row, radius, |model, i| {
+            if left(i) {
+                return;
+            }
+            let Some(pixel) = bgr.get(3 * i..3 * i + 3) else {
+                return;
+            };
+            for (mean, &value) in model.mean[3 * i..3 * i + 3].iter_mut().zip(pixel) {
+                *mean = f32::from(value) * inverse_gain;
+            }
+            model.known[i] = true;
+            model.predicted[i] = 0;
+        });
+    }
+
     /// Whether the model at pixel `i` could be the empty board the prior
     /// predicts there (always, without a prior): not a ghost it learned.
     pub(super) fn looks_like_prior(&self, i: usize) -> bool {
@@ -844,6 +894,24 @@ mod tests {
         model.update(&flat(w, h, [90, 90, 90]), &busy, 0.05);
         assert!(model.is_known(9, 10));
         assert_eq!(model.unknown_box(), Some((10, 10, 10, 10)));
+    }
+
+    #[test]
+    fn a_print_taken_as_board_is_seen_and_no_longer_foreground() {
+        let (w, h) = (20, 20);
+        let mut model = Background::from_bgr(&flat(w, h, [90, 90, 90]), w, h);
+        model.forget_disc(10.0, 10.0, 4.0);
+        assert!(model.unseen_fraction(10.0, 10.0, 3.0) > 0.99);
+        assert_eq!(model.unseen_fraction(3.0, 3.0, 2.0), 0.0);
+        let mut frame = flat(w, h, [90, 90, 90]);
+        for i in disc_pixels(w, h, 10.0, 10.0, 3.0) {
+            frame[3 * i..3 * i + 3].copy_from_slice(&[30, 30, 200]);
+        }
+        let mut mask = vec![0u8; w * h];
+        model.take_as_board(&frame, 10.0, 10.0, 4.0, |i| i == 0);
+        assert_eq!(model.unseen_fraction(10.0, 10.0, 3.0), 0.0);
+        model.foreground(&frame, &mut mask);
+        assert!(mask.iter().all(|&m| m == 0), "the print is the board now");
     }
 
     use crate::detect::test_noise as noise;

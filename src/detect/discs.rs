@@ -1227,6 +1227,47 @@ impl Detector {
         }
     }
 
+    /// Fraction of the board under a disc (centre in board mm, radius mm)
+    /// that the empty-board model has never seen: 0 before it knows any.
+    pub fn unseen_board_fraction(&self, centre: Point2<f64>, radius_mm: f64) -> f64 {
+        let Some(background) = self.background.as_ref() else {
+            return 0.0;
+        };
+        let px = self.frame.board_to_px(centre);
+        background.unseen_fraction(px.x, px.y, self.mm_to_px(radius_mm))
+    }
+
+    /// Takes what `view` shows round a disc (centre in board mm, radius mm,
+    /// with its rim's blur) for the empty board: a print on the board that
+    /// was taken for a piece, now known not to be one. Pixels of the
+    /// `pieces` lying beside it (centre, radius mm) are left as they are.
+    pub fn learn_board_under(
+        &mut self,
+        view: &Rectified,
+        centre: Point2<f64>,
+        radius_mm: f64,
+        pieces: &[(Point2<f64>, f64)],
+    ) -> Result<(), DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let px = self.frame.board_to_px(centre);
+        let radius_px = self.held_radius_px(radius_mm);
+        let pieces_px: Vec<(Point2<f64>, f64)> = pieces
+            .iter()
+            .map(|&(at, r)| (self.frame.board_to_px(at), self.held_radius_px(r)))
+            .collect();
+        let side = self.side as usize;
+        let beside_a_piece = |i: usize| {
+            let (x, y) = ((i % side) as f64, (i / side) as f64);
+            pieces_px
+                .iter()
+                .any(|(at, r)| (at.x - x).hypot(at.y - y) <= *r)
+        };
+        if let Some(background) = self.background.as_mut() {
+            background.take_as_board(bytes, px.x, px.y, radius_px, beside_a_piece);
+        }
+        Ok(())
+    }
+
     /// Keeps the empty board as it is now, for [`Detector::search_faint`]:
     /// called when pieces are lost from sight, `lost` where they were last
     /// seen (board mm). A board already kept gains only what it lacked.

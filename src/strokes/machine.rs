@@ -1294,6 +1294,12 @@ impl StrokeMachine {
         }
     }
 
+    /// An alert from a stage before the machine (a print taken for a piece
+    /// and dropped) on the stroke under way, if one is.
+    pub fn alert(&mut self, t: f64, message: String) {
+        self.note_on_current(t, message);
+    }
+
     /// An alert on the stroke under way, if one is.
     fn note_on_current(&mut self, t: f64, message: String) {
         if let Some(current) = self.current.as_mut() {

@@ -15,6 +15,7 @@ use opencv::prelude::*;
 use thiserror::Error;
 
 use super::machine::{SeenCount, SeenStroke, StrokeMachine, StrokeMachineOptions, VisionNote};
+use super::prints::{CameraLook, PrintAudit};
 use super::tracks_out::{TracksWriteError, TracksWriter};
 use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
@@ -448,6 +449,8 @@ pub struct ClipTracker {
     /// looked for should the clip end there (copied only while a stroke
     /// settles, a few frames a stroke).
     settled: Option<(u64, Shift, Mat)>,
+    /// Resting tracks over never-seen board looked for on the camera frame.
+    prints: PrintAudit,
 }
 
 impl ClipTracker {
@@ -476,6 +479,7 @@ impl ClipTracker {
             since_seed: 0,
             frames: 0,
             settled: None,
+            prints: PrintAudit::default(),
         })
     }
 
@@ -531,7 +535,31 @@ impl ClipTracker {
             self.machine.setting_out_seen();
         }
         let struck = self.machine.push(&tracks);
+        if !self.machine.in_motion() {
+            self.prints.between_strokes(&tracks);
+        }
         if self.machine.settling() {
+            let look = CameraLook {
+                image: &frame.image,
+                top_view: &self.top_view,
+                shift,
+                rectified: &self.rectified,
+            };
+            let prints = self
+                .prints
+                .audit(&look, &tracks, &mut self.detector, &mut self.tracker)
+                .map_err(StageError::Detect)?;
+            for print in prints {
+                self.machine.alert(
+                    tracks.t,
+                    format!(
+                        "a {} at ({:.0}, {:.0}) mm, on board never seen empty, shows no disc outline: the board's print, not a piece",
+                        print.piece.name(),
+                        print.at.x,
+                        print.at.y
+                    ),
+                );
+            }
             let mut image = self
                 .settled
                 .take()

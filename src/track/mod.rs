@@ -555,6 +555,14 @@ impl Tracker {
         }
     }
 
+    /// Drops the track `id` without a trace: it followed no piece (a print
+    /// on the board the pieces uncovered), so nothing left the board. The
+    /// dropped track, if there was one.
+    pub fn forget_print(&mut self, id: TrackId) -> Option<Track> {
+        let i = self.tracks.iter().position(|t| t.id == id)?;
+        Some(self.tracks.remove(i))
+    }
+
     /// Takes one frame's detections and returns the updated tracks.
     pub fn update(&mut self, detections: &Detections) -> TrackFrame {
         let t = detections.t;
