@@ -1227,6 +1227,17 @@ impl Detector {
         }
     }
 
+    /// Fraction of a disc's pixels (centre in board mm, radius mm) that
+    /// have held still for at least `frames` frames: 0 before the model
+    /// has seen two frames.
+    pub fn still_for(&self, centre: Point2<f64>, radius_mm: f64, frames: u8) -> f64 {
+        let Some(background) = self.background.as_ref() else {
+            return 0.0;
+        };
+        let px = self.frame.board_to_px(centre);
+        background.still_fraction(px.x, px.y, self.mm_to_px(radius_mm), frames)
+    }
+
     /// Fraction of the board under a disc (centre in board mm, radius mm)
     /// that the empty-board model has never seen: 0 before it knows any.
     pub fn unseen_board_fraction(&self, centre: Point2<f64>, radius_mm: f64) -> f64 {

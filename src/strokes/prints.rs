@@ -3,11 +3,12 @@
 //! the ICF drawing the empty-board model starts from lacks) shows up as
 //! discs once the pieces leave it: tracks of pieces that left in a blur
 //! settle on its petals and points, and are counted at rest as pieces. So
-//! once the pieces of a stroke lie still, each resting track that came to
-//! lie where the break arrangement lay, or over other board the model has
-//! never seen empty (under the hand of the first frame), is looked for on
-//! the camera frame: a piece shows a disc's outline there, a print does
-//! not. A print's track is dropped without a trace (nothing left the
+//! once the pieces of a stroke lie still, each resting track that lies
+//! where the break arrangement lay, or over other board the model has never
+//! seen empty (under the hand of the first frame), is looked for on the
+//! camera frame, unless a piece lay on that spot before the stroke or the
+//! board there held still through it (nothing was uncovered): a piece
+//! shows a disc's outline there, a print does not. A print's track is dropped without a trace (nothing left the
 //! board) and the board under it is learned as it looks.
 
 use std::collections::HashMap;
@@ -36,10 +37,10 @@ const UNDER_THE_BREAK_MM: f64 = 88.0;
 /// Below this speed (mm/s) a track lies still enough to be looked at.
 const STILL_MM_S: f64 = 40.0;
 
-/// A track that lay within this distance (mm) of where it lies now before
-/// the stroke began never left its spot (the board under it was never
-/// uncovered); one looked at and found a piece is looked at again only once
-/// it has moved farther.
+/// A track lying within this distance (mm) of where one lay before the
+/// stroke began lies on a piece that never left its spot (the board under
+/// it was never uncovered); one looked at and found a piece is looked at
+/// again only once it has moved farther.
 const MOVED_MM: f64 = 3.0;
 
 /// A track dropped as a print: what it was taken for and where.
@@ -59,6 +60,8 @@ pub struct PrintAudit {
     pieces_seen: HashMap<TrackId, Point2<f64>>,
     /// Where each track lay before the stroke under way began.
     before_the_stroke: HashMap<TrackId, Point2<f64>>,
+    /// The last frame before the stroke under way began.
+    last_frame_before: u64,
 }
 
 /// What one frame's audit looks with.
@@ -78,6 +81,7 @@ impl PrintAudit {
     /// track still lying there once the stroke after has settled never left
     /// its spot, and the board under it was never uncovered.
     pub fn between_strokes(&mut self, frame: &TrackFrame) {
+        self.last_frame_before = frame.index;
         self.before_the_stroke.clear();
         self.before_the_stroke
             .extend(frame.tracks.iter().map(|t| (t.id, t.position)));
@@ -95,10 +99,13 @@ impl PrintAudit {
     ) -> Result<Vec<PrintFound>, DetectError> {
         self.pieces_seen
             .retain(|id, _| frame.tracks.iter().any(|t| t.id == *id));
+        let in_the_stroke = frame.index.saturating_sub(self.last_frame_before);
         let to_look_at: Vec<&Track> = frame
             .tracks
             .iter()
-            .filter(|t| self.worth_a_look(t, detector))
+            .filter(|t| {
+                self.worth_a_look(t, detector) && !never_uncovered(t, detector, in_the_stroke)
+            })
             .collect();
         if to_look_at.is_empty() {
             return Ok(Vec::new());
@@ -139,22 +146,49 @@ impl PrintAudit {
     /// the stroke and has not been looked at there, over board the model
     /// cannot vouch for.
     fn worth_a_look(&self, track: &Track, detector: &Detector) -> bool {
-        let moved_from = |places: &HashMap<TrackId, Point2<f64>>| {
-            places
-                .get(&track.id)
-                .is_none_or(|at| (at - track.position).norm() > MOVED_MM)
-        };
+        let looked_at_here = self
+            .pieces_seen
+            .get(&track.id)
+            .is_some_and(|&at| near(at, track.position));
         track.piece != Piece::Striker
             && track.seen_this_frame()
             && !track.hidden
             && track.speed() < STILL_MM_S
-            && moved_from(&self.before_the_stroke)
-            && moved_from(&self.pieces_seen)
+            && !lay_there_before(&self.before_the_stroke, track.position)
+            && !looked_at_here
             && (track.position.coords.norm() <= UNDER_THE_BREAK_MM
                 || detector.unseen_board_fraction(track.position, track.radius_mm())
                     >= UNSEEN_TO_LOOK)
     }
 }
+
+/// Whether two places are one spot (within [`MOVED_MM`]).
+fn near(a: Point2<f64>, b: Point2<f64>) -> bool {
+    (a - b).norm() <= MOVED_MM
+}
+
+/// Whether any track lay at `at` before the stroke (`before`): whatever its
+/// name, since identities can swap as the pieces scatter, and a piece
+/// nudged in place keeps its spot, not its name.
+fn lay_there_before(before: &HashMap<TrackId, Point2<f64>>, at: Point2<f64>) -> bool {
+    before.values().any(|&was| near(was, at))
+}
+
+/// Whether the face of the piece `track` follows has held still over the
+/// whole stroke so far (`frames` frames): a piece that lay there all along,
+/// since a print is uncovered only when a piece leaves it.
+fn never_uncovered(track: &Track, detector: &Detector, frames: u64) -> bool {
+    let frames = u8::try_from(frames).unwrap_or(u8::MAX);
+    detector.still_for(track.position, FACE_FRACTION * track.radius_mm(), frames)
+        >= STILL_FACE_FRACTION
+}
+
+/// The inner part of a piece looked at for [`never_uncovered`]: its face,
+/// clear of the blur of pieces passing by its rim.
+const FACE_FRACTION: f64 = 0.6;
+
+/// Fraction of the face that must have held still.
+const STILL_FACE_FRACTION: f64 = 0.9;
 
 /// Where round a track its piece's outline is looked for (mm from it): the
 /// track's centre can lie a little off the piece, drawn by the print or a
@@ -179,4 +213,23 @@ fn outline_near(grey: &GrayImage, look: &CameraLook<'_>, track: &Track) -> bool 
             fit_outline_of(grey, look.top_view, look.shift, at + seed, radius_mm)
                 .is_some_and(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_piece_nudged_in_place_lay_there_before_whatever_its_track_is_called() {
+        let before: HashMap<TrackId, Point2<f64>> = [
+            (TrackId(4), Point2::new(-0.6, 33.0)),
+            (TrackId(9), Point2::new(27.5, 15.9)),
+        ]
+        .into();
+        // Track 4 now lies 2.5 mm from where track 9 lay: the same piece.
+        assert!(lay_there_before(&before, Point2::new(26.0, 14.0)));
+        // A petal 7.6 mm from the nearest spot was uncovered.
+        assert!(!lay_there_before(&before, Point2::new(32.0, 10.0)));
+        assert!(!lay_there_before(&HashMap::new(), Point2::origin()));
+    }
 }
