@@ -196,7 +196,7 @@ const STILL_FACE_FRACTION: f64 = 0.9;
 const OUTLINE_SEEDS_MM: f64 = 8.0;
 
 /// An outline found this far (mm) from the track is still its piece's.
-const OUTLINE_REACH_MM: f64 = 14.0;
+const OUTLINE_REACH_MM: f64 = 9.0;
 
 /// Whether a disc's outline, of a carromman's or the striker's size (the
 /// tracker may take the one for the other), shows on the camera frame near
