@@ -220,18 +220,7 @@ impl Background {
     /// board the model has never seen (unknown, or still the prior's
     /// prediction): where a piece lay from the first frame on.
     pub fn unseen_fraction(&self, column: f64, row: f64, radius: f64) -> f64 {
-        let (mut unseen, mut n) = (0.0, 0.0);
-        for i in disc_pixels(self.width, self.height, column, row, radius) {
-            n += 1.0;
-            if !self.is_seen_index(i) {
-                unseen += 1.0;
-            }
-        }
-        if n == 0.0 {
-            0.0
-        } else {
-            unseen / n
-        }
+        self.disc_fraction(column, row, radius, |i| !self.is_seen_index(i))
     }
 
     /// Takes the pixels of `bgr` (the whole view) within `radius` of
@@ -303,17 +292,29 @@ impl Background {
     /// held still (no change beyond the noise) for at least `frames` frames.
     pub(super) fn still_fraction(&self, column: f64, row: f64, radius: f64, frames: u8) -> f64 {
         // No pixels: nothing seen still (and so all of it changed).
-        let (mut still, mut n) = (0.0, 0.0);
+        self.disc_fraction(column, row, radius, |i| self.still[i] >= frames)
+    }
+
+    /// Fraction of the pixels within `radius` of (column, row) for which
+    /// `holds` is true; 0 where the disc has no pixels.
+    fn disc_fraction(
+        &self,
+        column: f64,
+        row: f64,
+        radius: f64,
+        holds: impl Fn(usize) -> bool,
+    ) -> f64 {
+        let (mut count, mut n) = (0.0, 0.0);
         for i in disc_pixels(self.width, self.height, column, row, radius) {
             n += 1.0;
-            if self.still[i] >= frames {
-                still += 1.0;
+            if holds(i) {
+                count += 1.0;
             }
         }
         if n == 0.0 {
             0.0
         } else {
-            still / n
+            count / n
         }
     }
 

@@ -1231,21 +1231,31 @@ impl Detector {
     /// have held still for at least `frames` frames: 0 before the model
     /// has seen two frames.
     pub fn still_for(&self, centre: Point2<f64>, radius_mm: f64, frames: u8) -> f64 {
-        let Some(background) = self.background.as_ref() else {
-            return 0.0;
-        };
-        let px = self.frame.board_to_px(centre);
-        background.still_fraction(px.x, px.y, self.mm_to_px(radius_mm), frames)
+        self.model_over_disc(centre, radius_mm, |model, x, y, r| {
+            model.still_fraction(x, y, r, frames)
+        })
     }
 
     /// Fraction of the board under a disc (centre in board mm, radius mm)
     /// that the empty-board model has never seen: 0 before it knows any.
     pub fn unseen_board_fraction(&self, centre: Point2<f64>, radius_mm: f64) -> f64 {
+        self.model_over_disc(centre, radius_mm, Background::unseen_fraction)
+    }
+
+    /// What `measure` says of the empty-board model over a disc (centre in
+    /// board mm, radius mm), given the disc in top-view px; 0 before there
+    /// is a model.
+    fn model_over_disc(
+        &self,
+        centre: Point2<f64>,
+        radius_mm: f64,
+        measure: impl Fn(&Background, f64, f64, f64) -> f64,
+    ) -> f64 {
         let Some(background) = self.background.as_ref() else {
             return 0.0;
         };
         let px = self.frame.board_to_px(centre);
-        background.unseen_fraction(px.x, px.y, self.mm_to_px(radius_mm))
+        measure(background, px.x, px.y, self.mm_to_px(radius_mm))
     }
 
     /// Takes what `view` shows round a disc (centre in board mm, radius mm,

@@ -54,12 +54,25 @@ pub struct PrintFound {
     pub at: Point2<f64>,
 }
 
+impl PrintFound {
+    /// The alert the stroke gets for it.
+    pub fn alert(&self) -> String {
+        format!(
+            "a {} at ({:.0}, {:.0}) mm, on board never seen empty, shows no disc outline: the board's print, not a piece",
+            self.piece.name(),
+            self.at.x,
+            self.at.y
+        )
+    }
+}
+
 /// The tracks already looked at, with where they lay then.
 #[derive(Debug, Clone, Default)]
 pub struct PrintAudit {
     pieces_seen: HashMap<TrackId, Point2<f64>>,
-    /// Where each track lay before the stroke under way began.
-    before_the_stroke: HashMap<TrackId, Point2<f64>>,
+    /// Where the tracks lay before the stroke under way began (whatever
+    /// their names: see [`lay_there_before`]).
+    before_the_stroke: Vec<Point2<f64>>,
     /// The last frame before the stroke under way began.
     last_frame_before: u64,
 }
@@ -84,7 +97,7 @@ impl PrintAudit {
         self.last_frame_before = frame.index;
         self.before_the_stroke.clear();
         self.before_the_stroke
-            .extend(frame.tracks.iter().map(|t| (t.id, t.position)));
+            .extend(frame.tracks.iter().map(|t| t.position));
     }
 
     /// Looks at the resting tracks of `frame` over never-seen board (see the
@@ -170,8 +183,8 @@ fn near(a: Point2<f64>, b: Point2<f64>) -> bool {
 /// Whether any track lay at `at` before the stroke (`before`): whatever its
 /// name, since identities can swap as the pieces scatter, and a piece
 /// nudged in place keeps its spot, not its name.
-fn lay_there_before(before: &HashMap<TrackId, Point2<f64>>, at: Point2<f64>) -> bool {
-    before.values().any(|&was| near(was, at))
+fn lay_there_before(before: &[Point2<f64>], at: Point2<f64>) -> bool {
+    before.iter().any(|&was| near(was, at))
 }
 
 /// Whether the face of the piece `track` follows has held still over the
@@ -221,15 +234,12 @@ mod tests {
 
     #[test]
     fn a_piece_nudged_in_place_lay_there_before_whatever_its_track_is_called() {
-        let before: HashMap<TrackId, Point2<f64>> = [
-            (TrackId(4), Point2::new(-0.6, 33.0)),
-            (TrackId(9), Point2::new(27.5, 15.9)),
-        ]
-        .into();
+        // Where tracks 4 and 9 lay before the stroke.
+        let before = [Point2::new(-0.6, 33.0), Point2::new(27.5, 15.9)];
         // Track 4 now lies 2.5 mm from where track 9 lay: the same piece.
         assert!(lay_there_before(&before, Point2::new(26.0, 14.0)));
         // A petal 7.6 mm from the nearest spot was uncovered.
         assert!(!lay_there_before(&before, Point2::new(32.0, 10.0)));
-        assert!(!lay_there_before(&HashMap::new(), Point2::origin()));
+        assert!(!lay_there_before(&[], Point2::origin()));
     }
 }

@@ -550,15 +550,7 @@ impl ClipTracker {
                 .audit(&look, &tracks, &mut self.detector, &mut self.tracker)
                 .map_err(StageError::Detect)?;
             for print in prints {
-                self.machine.alert(
-                    tracks.t,
-                    format!(
-                        "a {} at ({:.0}, {:.0}) mm, on board never seen empty, shows no disc outline: the board's print, not a piece",
-                        print.piece.name(),
-                        print.at.x,
-                        print.at.y
-                    ),
-                );
+                self.machine.alert(tracks.t, print.alert());
             }
             let mut image = self
                 .settled

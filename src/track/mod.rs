@@ -556,11 +556,9 @@ impl Tracker {
     }
 
     /// Drops the track `id` without a trace: it followed no piece (a print
-    /// on the board the pieces uncovered), so nothing left the board. The
-    /// dropped track, if there was one.
-    pub fn forget_print(&mut self, id: TrackId) -> Option<Track> {
-        let i = self.tracks.iter().position(|t| t.id == id)?;
-        Some(self.tracks.remove(i))
+    /// on the board the pieces uncovered), so nothing left the board.
+    pub fn forget_print(&mut self, id: TrackId) {
+        self.tracks.retain(|t| t.id != id);
     }
 
     /// Takes one frame's detections and returns the updated tracks.
