@@ -3,12 +3,14 @@
 //! is not found.
 //!
 //! Usage: `foreground CLIP CAMERA_JSON OUT_DIR FRAME...`; writes
-//! `OUT_DIR/frame-N.png` (top view left, foreground right).
+//! `OUT_DIR/frame-N.png` (top view left, foreground right). With
+//! `CROP="X Y W"` it also writes `frame-N-crop.png`: the W-pixel square at
+//! (X, Y) of both halves, six times larger, to see a piece's rim.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use opencv::core::{self, Mat, Vector};
+use opencv::core::{self, Mat, MatTraitConst, Vector};
 use opencv::imgcodecs;
 use opencv::imgproc;
 
@@ -55,6 +57,37 @@ fn main() -> anyhow::Result<()> {
             core::hconcat(&views, &mut pair)?;
             let path = out.join(format!("frame-{index}.png"));
             imgcodecs::imwrite(&path, &pair, &Vector::new())?;
+            // CROP="x y w": that square of both halves, six times larger.
+            if let Ok(crop) = std::env::var("CROP") {
+                let v: Vec<i32> = crop
+                    .split_whitespace()
+                    .filter_map(|t| t.parse().ok())
+                    .collect();
+                if let [x, y, w] = v[..] {
+                    let side = pair.cols() / 2;
+                    let mut halves = Vec::new();
+                    for dx in [0, side] {
+                        let roi = Mat::roi(&pair, core::Rect::new(x + dx, y, w, w))?;
+                        let mut big = Mat::default();
+                        imgproc::resize(
+                            &roi,
+                            &mut big,
+                            core::Size::new(w * 6, w * 6),
+                            0.0,
+                            0.0,
+                            imgproc::INTER_NEAREST,
+                        )?;
+                        halves.push(big);
+                    }
+                    let mut both = Mat::default();
+                    core::hconcat(&Vector::<Mat>::from_iter(halves), &mut both)?;
+                    imgcodecs::imwrite(
+                        out.join(format!("frame-{index}-crop.png")),
+                        &both,
+                        &Vector::new(),
+                    )?;
+                }
+            }
             let threshold = tracker
                 .detector()
                 .background()

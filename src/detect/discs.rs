@@ -17,6 +17,7 @@ use super::colours::{ColourModels, ColourSample};
 use super::faint::FaintSearch;
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
+use super::rims::{fill_rims, HoleSizes, RimScratch};
 use super::topview::Rectified;
 use super::{Detection, Detections, Occluder, OcclusionCause};
 use crate::geometry::spec::{
@@ -27,6 +28,10 @@ use crate::geometry::{
     Seat,
 };
 use crate::template::{TemplateError, TemplateFrame};
+
+/// How far (px) a disc's blurred edge and shadow reach past its rim in the
+/// foreground.
+const RIM_BLUR_PX: f64 = 2.0;
 
 /// How much wider than a known disc the empty-board model is kept from
 /// learning round it (see [`Detector::held_radius_px`]).
@@ -413,6 +418,7 @@ pub struct Detector {
     /// Whether the colour models were set apart for two dark kinds of
     /// carromman (see [`split_dark_pieces`]); it is done once.
     dark_pieces_split: bool,
+    rim_scratch: RimScratch,
 }
 
 impl Detector {
@@ -464,6 +470,7 @@ impl Detector {
             wood: wood_pixels(&frame),
             last_t: None,
             dark_pieces_split: false,
+            rim_scratch: RimScratch::default(),
         })
     }
 
@@ -504,6 +511,19 @@ impl Detector {
         cv("reading the top view", image.data_bytes())
     }
 
+    /// The holes a piece's rim encloses in the foreground (see [`fill_rims`]):
+    /// from a fifth of a carromman's face (the gap among three touching
+    /// pieces is a twentieth) to a whole striker's; a lone blob up to a
+    /// striker with its blurred edge.
+    fn rim_hole_sizes(&self) -> HoleSizes {
+        let area = |radius_px: f64| std::f64::consts::PI * radius_px.powi(2);
+        HoleSizes {
+            min_area: (0.2 * area(self.mm_to_px(CARROMMAN_RADIUS_MM))) as usize,
+            max_area: area(self.mm_to_px(STRIKER_RADIUS_MM)).ceil() as usize,
+            max_blob: area(self.mm_to_px(STRIKER_RADIUS_MM) + RIM_BLUR_PX).ceil() as usize,
+        }
+    }
+
     fn mm_to_px(&self, mm: f64) -> f64 {
         mm * self.frame.px_per_mm
     }
@@ -527,10 +547,15 @@ impl Detector {
         }
         let bytes = self.bytes_of(&view.image, view.index)?;
         let side = self.side as usize;
+        let rim_holes = self.rim_hole_sizes();
         {
             let mask = cv("writing the foreground", self.foreground.data_bytes_mut())?;
             if let Some(background) = self.background.as_mut() {
                 background.foreground(bytes, mask);
+            }
+            if let Some(background) = self.background.as_ref() {
+                let seen = |i| background.is_seen_index(i);
+                fill_rims(mask, side, rim_holes, seen, &mut self.rim_scratch);
             }
         }
         cv(
@@ -1856,7 +1881,7 @@ fn cv_rect((x0, y0, x1, y1): PixelBox) -> core::Rect {
 /// merged until none do. So every nonzero pixel lies in one box, at least
 /// `margin` inside it or at the view's edge, and no box reaches another's.
 /// `tiles` is scratch space.
-fn foreground_boxes(
+pub(super) fn foreground_boxes(
     mask: &[u8],
     side: usize,
     margin: usize,

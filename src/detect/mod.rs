@@ -26,6 +26,7 @@ mod faint;
 pub mod moving;
 pub mod prior;
 pub mod refine;
+mod rims;
 pub mod shake;
 pub mod topview;
 pub mod video;

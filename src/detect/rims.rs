@@ -1,0 +1,398 @@
+//! Pieces that show only their rim: a carromman whose face matches the wood
+//! under it (a cream white on light wood) differs from the empty board only
+//! at its bevelled edge and its shadow, a thin ring in the foreground that
+//! the opening erases and whose distance transform never reaches a disc's.
+//! The hole such a ring encloses, of a piece's size and round, is filled, so
+//! the ring is found as the disc it is.
+
+/// Scratch space kept between frames, to spare allocations.
+#[derive(Debug, Default, Clone)]
+pub(super) struct RimScratch {
+    tiles: Vec<bool>,
+    /// Per pixel of the box being filled: see the `OUTSIDE`, `HOLE` marks.
+    marks: Vec<u8>,
+    stack: Vec<usize>,
+    blob: Vec<usize>,
+    hole: Vec<usize>,
+}
+
+/// The sizes a filled hole must have, in top-view pixels.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct HoleSizes {
+    /// Fewer pixels than this: the gap between three touching pieces, or
+    /// noise, whose filling would merge a cluster into one blob.
+    pub min_area: usize,
+    /// More pixels than this: no piece's face.
+    pub max_area: usize,
+    /// A blob (ring and what it encloses) of at most this many pixels is
+    /// one piece: what its ring encloses is filled whole, specks and all.
+    pub max_blob: usize,
+}
+
+/// A hole's box longer than this many times its breadth is no face.
+const MAX_ELONGATION: usize = 2;
+
+/// A face fills π/4 of its box; the concave gap among four touching pieces
+/// about a fifth.
+const MIN_BOX_FILL: f64 = 0.5;
+
+// What `RimScratch::marks` says of each pixel of the box being filled.
+const UNSEEN: u8 = 0;
+const FOREGROUND: u8 = 1;
+const OUTSIDE: u8 = 2;
+const BLOB_FOREGROUND: u8 = 3;
+const BLOB_HOLE: u8 = 4;
+const HOLE: u8 = 5;
+
+/// Fills, in the `side`-pixel square `mask` (nonzero is foreground), every
+/// hole of a piece's size and roundness: background pixels (4-connected)
+/// that the foreground encloses, where `seen` (by pixel index) says the
+/// board was seen empty over most of it. Where it never was, the model
+/// predicted from the ICF drawing lacks the printed design, whose circles
+/// and petals show as rings too. Returns how many holes were filled.
+pub(super) fn fill_rims(
+    mask: &mut [u8],
+    side: usize,
+    sizes: HoleSizes,
+    seen: impl Fn(usize) -> bool,
+    scratch: &mut RimScratch,
+) -> usize {
+    let min_span = ((sizes.min_area as f64).sqrt() as usize).max(1) + 2;
+    let boxes = super::discs::foreground_boxes(mask, side, 2, &mut scratch.tiles);
+    let mut filled = 0;
+    for (x0, y0, x1, y1) in boxes {
+        if x1 - x0 < min_span || y1 - y0 < min_span {
+            continue;
+        }
+        filled += fill_in_box(mask, side, (x0, y0, x1, y1), sizes, &seen, scratch);
+    }
+    filled
+}
+
+fn fill_in_box(
+    mask: &mut [u8],
+    side: usize,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    sizes: HoleSizes,
+    seen: &impl Fn(usize) -> bool,
+    scratch: &mut RimScratch,
+) -> usize {
+    let (w, h) = (x1 - x0, y1 - y0);
+    let RimScratch {
+        marks,
+        stack,
+        blob,
+        hole,
+        ..
+    } = scratch;
+    marks.clear();
+    // The foreground grown by a pixel: a rim broken by a pixel or two where
+    // its edge met the wood's grain still encloses its face.
+    marks.resize(w * h, UNSEEN);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            if mask[y * side + x] == 0 {
+                continue;
+            }
+            for gy in y.max(y0 + 1) - 1..(y + 2).min(y1) {
+                let row = (gy - y0) * w;
+                for gx in x.max(x0 + 1) - 1..(x + 2).min(x1) {
+                    marks[row + gx - x0] = FOREGROUND;
+                }
+            }
+        }
+    }
+    // Everything reached from the box's border without crossing the grown
+    // foreground lies outside every ring (the box's border lies outside the
+    // foreground but at the view's edge).
+    stack.clear();
+    for x in 0..w {
+        stack.extend([x, (h - 1) * w + x]);
+    }
+    for y in 0..h {
+        stack.extend([y * w, y * w + w - 1]);
+    }
+    while let Some(i) = stack.pop() {
+        if marks[i] != UNSEEN {
+            continue;
+        }
+        marks[i] = OUTSIDE;
+        push_unvisited(i, w, h, marks, stack, |m| m == UNSEEN);
+    }
+    // Each blob with what it encloses: a ring whose inside is speckled
+    // (the face's grain crossing the threshold here and there) encloses
+    // several small holes, which together make a face.
+    let mut filled = 0;
+    for first in 0..marks.len() {
+        if marks[first] != UNSEEN && marks[first] != FOREGROUND {
+            continue;
+        }
+        blob.clear();
+        stack.push(first);
+        while let Some(i) = stack.pop() {
+            match marks[i] {
+                UNSEEN => marks[i] = BLOB_HOLE,
+                FOREGROUND => marks[i] = BLOB_FOREGROUND,
+                _ => continue,
+            }
+            blob.push(i);
+            push_unvisited(i, w, h, marks, stack, |m| m == UNSEEN || m == FOREGROUND);
+        }
+        if !blob.iter().any(|&i| marks[i] == BLOB_HOLE) {
+            continue;
+        }
+        // The face: what the blob holds inside its ring (the pixel the
+        // foreground was grown by aside) that is not foreground.
+        let at = |i: usize| mask[(y0 + i / w) * side + x0 + i % w];
+        let enclosed = blob
+            .iter()
+            .filter(|&&i| at(i) == 0 && !next_to(i, w, h, marks, OUTSIDE))
+            .count();
+        let mostly_seen = |pixels: &[usize]| {
+            let n = pixels
+                .iter()
+                .filter(|&&i| seen((y0 + i / w) * side + x0 + i % w))
+                .count();
+            2 * n >= pixels.len()
+        };
+        if !mostly_seen(blob) {
+            continue;
+        }
+        if enclosed >= sizes.min_area && blob.len() <= sizes.max_blob && round(blob, w) {
+            // The whole blob but the pixel the foreground was grown by.
+            for &i in blob.iter() {
+                if !next_to(i, w, h, marks, OUTSIDE) {
+                    mask[(y0 + i / w) * side + x0 + i % w] = u8::MAX;
+                }
+            }
+            filled += 1;
+            continue;
+        }
+        // A larger blob (a ring touching another piece): its holes one by one.
+        for &start in blob.iter() {
+            if marks[start] != BLOB_HOLE {
+                continue;
+            }
+            hole.clear();
+            stack.push(start);
+            while let Some(i) = stack.pop() {
+                if marks[i] != BLOB_HOLE {
+                    continue;
+                }
+                marks[i] = HOLE;
+                hole.push(i);
+                push_unvisited(i, w, h, marks, stack, |m| m == BLOB_HOLE);
+            }
+            if hole.len() < sizes.min_area || hole.len() > sizes.max_area || !round(hole, w) {
+                continue;
+            }
+            // The hole and the pixel the foreground was grown by round it.
+            for &i in hole.iter() {
+                let (x, y) = (i % w, i / w);
+                for (gx, gy) in [
+                    (x, y),
+                    (x.wrapping_sub(1), y),
+                    (x + 1, y),
+                    (x, y.wrapping_sub(1)),
+                    (x, y + 1),
+                ] {
+                    if gx < w && gy < h {
+                        mask[(y0 + gy) * side + x0 + gx] = u8::MAX;
+                    }
+                }
+            }
+            filled += 1;
+        }
+    }
+    filled
+}
+
+fn push_unvisited(
+    i: usize,
+    w: usize,
+    h: usize,
+    marks: &[u8],
+    stack: &mut Vec<usize>,
+    wanted: impl Fn(u8) -> bool,
+) {
+    let (x, y) = (i % w, i / w);
+    if x > 0 && wanted(marks[i - 1]) {
+        stack.push(i - 1);
+    }
+    if x + 1 < w && wanted(marks[i + 1]) {
+        stack.push(i + 1);
+    }
+    if y > 0 && wanted(marks[i - w]) {
+        stack.push(i - w);
+    }
+    if y + 1 < h && wanted(marks[i + w]) {
+        stack.push(i + w);
+    }
+}
+
+/// Whether pixel `i` of a box `w` by `h` has a 4-neighbour marked `mark`.
+fn next_to(i: usize, w: usize, h: usize, marks: &[u8], mark: u8) -> bool {
+    let (x, y) = (i % w, i / w);
+    (x > 0 && marks[i - 1] == mark)
+        || (x + 1 < w && marks[i + 1] == mark)
+        || (y > 0 && marks[i - w] == mark)
+        || (y + 1 < h && marks[i + w] == mark)
+}
+
+/// Whether `pixels` (indices into rows `w` long) make a roundish shape:
+/// not long, and filling most of their box.
+fn round(pixels: &[usize], w: usize) -> bool {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for &i in pixels {
+        let (x, y) = (i % w, i / w);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+    }
+    let (bw, bh) = (x1 + 1 - x0, y1 + 1 - y0);
+    bw.max(bh) <= MAX_ELONGATION * bw.min(bh)
+        && pixels.len() as f64 >= MIN_BOX_FILL * (bw * bh) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIDE: usize = 60;
+
+    fn sizes() -> HoleSizes {
+        HoleSizes {
+            min_area: 30,
+            max_area: 400,
+            max_blob: 500,
+        }
+    }
+
+    fn ring(mask: &mut [u8], cx: f64, cy: f64, inner: f64, outer: f64) {
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                let d = (x as f64 - cx).hypot(y as f64 - cy);
+                if d >= inner && d <= outer {
+                    mask[y * SIDE + x] = 255;
+                }
+            }
+        }
+    }
+
+    /// Every pixel of the disc set, and none more than half a pixel out.
+    fn assert_is_disc(mask: &[u8], cx: f64, cy: f64, r: f64) {
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                let d = (x as f64 - cx).hypot(y as f64 - cy);
+                let set = mask[y * SIDE + x] != 0;
+                assert!(set || d > r, "({x}, {y}) inside but not set");
+                assert!(!set || d <= r + 0.5, "({x}, {y}) set {d:.2} px out");
+            }
+        }
+    }
+
+    fn disc(mask: &mut [u8], cx: f64, cy: f64, r: f64) {
+        ring(mask, cx, cy, 0.0, r);
+    }
+
+    #[test]
+    fn a_rim_is_filled_into_a_disc() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        ring(&mut mask, 20.0, 30.0, 6.0, 8.0);
+        let filled = fill_rims(
+            &mut mask,
+            SIDE,
+            sizes(),
+            |_| true,
+            &mut RimScratch::default(),
+        );
+        assert_eq!(filled, 1);
+        assert_is_disc(&mask, 20.0, 30.0, 8.0);
+    }
+
+    #[test]
+    fn a_rim_with_specks_inside_is_filled_whole() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        ring(&mut mask, 20.0, 30.0, 6.0, 8.0);
+        // A cross of grain splits what the rim encloses in four.
+        for d in -6..=6 {
+            mask[30 * SIDE + (20 + d) as usize] = 255;
+            mask[((30 + d) * SIDE as i32 + 20) as usize] = 255;
+        }
+        assert_eq!(
+            fill_rims(
+                &mut mask,
+                SIDE,
+                sizes(),
+                |_| true,
+                &mut RimScratch::default()
+            ),
+            1
+        );
+        assert_is_disc(&mask, 20.0, 30.0, 8.0);
+    }
+
+    #[test]
+    fn a_rim_over_board_never_seen_empty_is_left_as_it_is() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        ring(&mut mask, 20.0, 30.0, 6.0, 8.0);
+        let before = mask.clone();
+        let seen = |i: usize| i % SIDE > 30;
+        assert_eq!(
+            fill_rims(&mut mask, SIDE, sizes(), seen, &mut RimScratch::default()),
+            0
+        );
+        assert_eq!(mask, before);
+    }
+
+    #[test]
+    fn a_rim_broken_open_is_left_as_it_is() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        ring(&mut mask, 20.0, 30.0, 6.0, 8.0);
+        for y in 28..33 {
+            for x in 20..30 {
+                mask[y * SIDE + x] = 0;
+            }
+        }
+        let before = mask.clone();
+        assert_eq!(
+            fill_rims(
+                &mut mask,
+                SIDE,
+                sizes(),
+                |_| true,
+                &mut RimScratch::default()
+            ),
+            0
+        );
+        assert_eq!(mask, before);
+    }
+
+    #[test]
+    fn the_gap_among_touching_discs_and_long_or_large_holes_stay_open() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        // Three touching discs leave a small gap between them.
+        let r = 7.5;
+        disc(&mut mask, 20.0, 20.0, r);
+        disc(&mut mask, 35.0, 20.0, r);
+        disc(&mut mask, 27.5, 20.0 + 13.0, r);
+        // A long slot enclosed by foreground.
+        for y in 44..56 {
+            for x in 2..58 {
+                if y == 44 || y == 55 || x == 2 || x == 57 {
+                    mask[y * SIDE + x] = 255;
+                }
+            }
+        }
+        let before = mask.clone();
+        assert_eq!(
+            fill_rims(
+                &mut mask,
+                SIDE,
+                sizes(),
+                |_| true,
+                &mut RimScratch::default()
+            ),
+            0
+        );
+        assert_eq!(mask, before);
+    }
+}
