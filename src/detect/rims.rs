@@ -57,16 +57,43 @@ pub(super) fn fill_rims(
     seen: impl Fn(usize) -> bool,
     scratch: &mut RimScratch,
 ) -> usize {
-    let min_span = ((sizes.min_area as f64).sqrt() as usize).max(1) + 2;
+    // Across a face's middle, a gap wider than the pixel each side grows
+    // by, and no wider than a striker.
+    let widest = (2.0 * (sizes.max_area as f64 / std::f64::consts::PI).sqrt()).ceil() as usize + 2;
     let boxes = super::discs::foreground_boxes(mask, side, 2, &mut scratch.tiles);
     let mut filled = 0;
-    for (x0, y0, x1, y1) in boxes {
-        if x1 - x0 < min_span || y1 - y0 < min_span {
-            continue;
+    for area in boxes {
+        if may_enclose(mask, side, area, 3..=widest) {
+            filled += fill_in_box(mask, side, area, sizes, &seen, scratch);
         }
-        filled += fill_in_box(mask, side, (x0, y0, x1, y1), sizes, &seen, scratch);
     }
     filled
+}
+
+/// Whether some row of the box crosses foreground, then a gap of `gap`
+/// pixels, then foreground again: a cheap test that spares the flood fills
+/// the boxes of solid discs and specks, most of them.
+fn may_enclose(
+    mask: &[u8],
+    side: usize,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    gap: std::ops::RangeInclusive<usize>,
+) -> bool {
+    (y0..y1).any(|y| {
+        let mut last_foreground = None;
+        mask[y * side + x0..y * side + x1]
+            .iter()
+            .enumerate()
+            .any(|(x, &v)| {
+                if v == 0 {
+                    return false;
+                }
+                let encloses =
+                    last_foreground.is_some_and(|last: usize| gap.contains(&(x - last - 1)));
+                last_foreground = Some(x);
+                encloses
+            })
+    })
 }
 
 fn fill_in_box(
