@@ -21,7 +21,8 @@ use super::rims::{fill_rims, HoleSizes, RimScratch};
 use super::topview::Rectified;
 use super::{Detection, Detections, Occluder, OcclusionCause};
 use crate::geometry::spec::{
-    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
+    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM, POCKET_RADIUS_MM,
+    STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
     break_arrangement, disc_on_playing_surface, pocket_centre, segment_distance, Piece, Pocket,
@@ -554,8 +555,16 @@ impl Detector {
                 background.foreground(bytes, mask);
             }
             if let Some(background) = self.background.as_ref() {
-                let seen = |i| background.is_seen_index(i);
-                fill_rims(mask, side, rim_holes, seen, &mut self.rim_scratch);
+                // The centre design, which the ICF drawing lacks, is printed
+                // within the outer circle: its stars, petals and dots show
+                // as rings wherever the model has not taken them in.
+                let frame = &self.frame;
+                let fillable = |i: usize| {
+                    let px = Point2::new((i % side) as f64, (i / side) as f64);
+                    background.is_seen_index(i)
+                        && frame.px_to_board(px).coords.norm() > OUTER_CIRCLE_RADIUS_MM
+                };
+                fill_rims(mask, side, rim_holes, fillable, &mut self.rim_scratch);
             }
         }
         cv(

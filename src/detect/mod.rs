@@ -13,7 +13,9 @@
 //! - [`background`] and [`discs`]: an adaptive model of the empty board, the
 //!   foreground against it, and discs found in it by their ICF sizes and
 //!   classified by the [`colours`] models ([`Detections`]); hands are the
-//!   large blobs reaching in from the band round the surface (`blobs`);
+//!   large blobs reaching in from the band round the surface (`blobs`); a
+//!   piece whose face matches the wood shows only its rim, whose enclosed
+//!   hole is filled first (`rims`);
 //! - second looks where the foreground misses a piece: one at rest, against
 //!   the board kept from when it was lost (`faint`), and one in motion, where
 //!   its track's course leads ([`moving`]).
