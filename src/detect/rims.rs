@@ -302,6 +302,19 @@ mod tests {
         }
     }
 
+    fn assert_left_as_it_is(mut mask: Vec<u8>, fillable: impl Fn(usize) -> bool) {
+        let before = mask.clone();
+        let filled = fill_rims(
+            &mut mask,
+            SIDE,
+            sizes(),
+            fillable,
+            &mut RimScratch::default(),
+        );
+        assert_eq!(filled, 0);
+        assert_eq!(mask, before);
+    }
+
     /// Every pixel of the disc set, and none more than half a pixel out.
     fn assert_is_disc(mask: &[u8], cx: f64, cy: f64, r: f64) {
         for y in 0..SIDE {
@@ -359,19 +372,8 @@ mod tests {
     fn a_rim_where_most_of_it_may_not_be_filled_is_left_as_it_is() {
         let mut mask = vec![0u8; SIDE * SIDE];
         ring(&mut mask, 20.0, 30.0, 6.0, 8.0);
-        let before = mask.clone();
-        let fillable = |i: usize| i % SIDE > 30;
-        assert_eq!(
-            fill_rims(
-                &mut mask,
-                SIDE,
-                sizes(),
-                fillable,
-                &mut RimScratch::default()
-            ),
-            0
-        );
-        assert_eq!(mask, before);
+        // Only columns clear of the ring may be filled.
+        assert_left_as_it_is(mask, |i| i % SIDE > 30);
     }
 
     #[test]
@@ -383,18 +385,7 @@ mod tests {
                 mask[y * SIDE + x] = 0;
             }
         }
-        let before = mask.clone();
-        assert_eq!(
-            fill_rims(
-                &mut mask,
-                SIDE,
-                sizes(),
-                |_| true,
-                &mut RimScratch::default()
-            ),
-            0
-        );
-        assert_eq!(mask, before);
+        assert_left_as_it_is(mask, |_| true);
     }
 
     #[test]
@@ -413,17 +404,6 @@ mod tests {
                 }
             }
         }
-        let before = mask.clone();
-        assert_eq!(
-            fill_rims(
-                &mut mask,
-                SIDE,
-                sizes(),
-                |_| true,
-                &mut RimScratch::default()
-            ),
-            0
-        );
-        assert_eq!(mask, before);
+        assert_left_as_it_is(mask, |_| true);
     }
 }
