@@ -10,8 +10,15 @@
 //! board there held still through it (nothing was uncovered): a piece
 //! shows a disc's outline there, a print does not. A print's track is dropped without a trace (nothing left the
 //! board) and the board under it is learned as it looks.
+//!
+//! The striker leaves a print too: set down and aimed under the hand, it
+//! lies still long enough for the model to take some of it in (its rim, the
+//! fingers' shadow round it), and once struck away that ring stays in the
+//! foreground; a track born on it as the stroke begins keeps the model from
+//! learning the board back. So a track first seen in the stroke's first
+//! frames that still lies where it was born is looked at the same way.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use nalgebra::{Point2, Vector2};
 use opencv::core::Mat;
@@ -43,6 +50,10 @@ const STILL_MM_S: f64 = 40.0;
 /// again only once it has moved farther.
 const MOVED_MM: f64 = 3.0;
 
+/// Frames from a stroke's start in which a track born is born of the
+/// strike: the striker's print shows the frame it leaves.
+const STRIKE_FRAMES: u64 = 5;
+
 /// A track dropped as a print: what it was taken for and where.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PrintFound {
@@ -52,13 +63,24 @@ pub struct PrintFound {
     pub piece: Piece,
     /// Where it lay, board mm.
     pub at: Point2<f64>,
+    /// Whether it was born as the stroke began and never moved (else it
+    /// lay over board never seen empty).
+    pub born_at_the_strike: bool,
 }
 
 impl PrintFound {
     /// The alert the stroke gets for it.
     pub fn alert(&self) -> String {
+        let (where_, what) = if self.born_at_the_strike {
+            (
+                "first seen as the stroke began and never moved",
+                "what the striker left where it lay",
+            )
+        } else {
+            ("on board never seen empty", "the board's print")
+        };
         format!(
-            "a {} at ({:.0}, {:.0}) mm, on board never seen empty, shows no disc outline: the board's print, not a piece",
+            "a {} at ({:.0}, {:.0}) mm, {where_}, shows no disc outline: {what}, not a piece",
             self.piece.name(),
             self.at.x,
             self.at.y
@@ -73,6 +95,11 @@ pub struct PrintAudit {
     /// Where the tracks lay before the stroke under way began (whatever
     /// their names: see [`lay_there_before`]).
     before_the_stroke: Vec<Point2<f64>>,
+    /// The tracks there were before the stroke under way began.
+    ids_before: HashSet<TrackId>,
+    /// The tracks first seen in the stroke's first frames
+    /// ([`STRIKE_FRAMES`]), with where.
+    born_at_the_strike: HashMap<TrackId, Point2<f64>>,
     /// The last frame before the stroke under way began.
     last_frame_before: u64,
 }
@@ -96,8 +123,31 @@ impl PrintAudit {
     pub fn between_strokes(&mut self, frame: &TrackFrame) {
         self.last_frame_before = frame.index;
         self.before_the_stroke.clear();
-        self.before_the_stroke
-            .extend(frame.tracks.iter().map(|t| t.position));
+        self.before_the_stroke.extend(
+            frame
+                .tracks
+                .iter()
+                .filter(|t| t.piece != Piece::Striker)
+                .map(|t| t.position),
+        );
+        self.ids_before.clear();
+        self.ids_before.extend(frame.tracks.iter().map(|t| t.id));
+        self.born_at_the_strike.clear();
+    }
+
+    /// Notes the tracks born in the first frames of the stroke under way
+    /// (`frame` is one of its frames), with where they were born.
+    pub fn in_the_stroke(&mut self, frame: &TrackFrame) {
+        if frame.index.saturating_sub(self.last_frame_before) > STRIKE_FRAMES {
+            return;
+        }
+        for track in &frame.tracks {
+            if !self.ids_before.contains(&track.id) {
+                self.born_at_the_strike
+                    .entry(track.id)
+                    .or_insert(track.position);
+            }
+        }
     }
 
     /// Looks at the resting tracks of `frame` over never-seen board (see the
@@ -117,7 +167,11 @@ impl PrintAudit {
             .tracks
             .iter()
             .filter(|t| {
-                self.worth_a_look(t, detector) && !never_uncovered(t, detector, in_the_stroke)
+                // The striker's print lies on its face's spot, unchanged as
+                // it leaves: a face that held still says nothing there.
+                self.worth_a_look(t, detector)
+                    && (self.never_moved_since_the_strike(t)
+                        || !never_uncovered(t, detector, in_the_stroke))
             })
             .collect();
         if to_look_at.is_empty() {
@@ -150,6 +204,7 @@ impl PrintAudit {
                 id: track.id,
                 piece: track.piece,
                 at: track.position,
+                born_at_the_strike: self.never_moved_since_the_strike(track),
             });
         }
         Ok(prints)
@@ -170,8 +225,16 @@ impl PrintAudit {
             && !lay_there_before(&self.before_the_stroke, track.position)
             && !looked_at_here
             && (track.position.coords.norm() <= UNDER_THE_BREAK_MM
+                || self.never_moved_since_the_strike(track)
                 || detector.unseen_board_fraction(track.position, track.radius_mm())
                     >= UNSEEN_TO_LOOK)
+    }
+
+    /// Whether `track` was born as the stroke began and still lies where.
+    fn never_moved_since_the_strike(&self, track: &Track) -> bool {
+        self.born_at_the_strike
+            .get(&track.id)
+            .is_some_and(|&born| near(born, track.position))
     }
 }
 
@@ -231,6 +294,65 @@ fn outline_near(grey: &GrayImage, look: &CameraLook<'_>, track: &Track) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::{Detection, Detections};
+    use crate::track::TrackerOptions;
+
+    fn track_of(id: u32, piece: Piece, x: f64, y: f64) -> Track {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let frame = tracker.seed(&Detections {
+            discs: vec![Detection {
+                centre: Point2::new(x, y),
+                radius_mm: if piece == Piece::Striker { 20.0 } else { 15.5 },
+                piece,
+                by_colour: piece,
+                confidence: 0.9,
+            }],
+            ..Detections::default()
+        });
+        let mut track = frame.tracks[0].clone();
+        track.id = TrackId(id);
+        track
+    }
+
+    fn frame_of(index: u64, tracks: Vec<Track>) -> TrackFrame {
+        TrackFrame {
+            index,
+            t: index as f64 / 30.0,
+            tracks,
+            events: Vec::new(),
+            hand_present: false,
+            hand_seats: Vec::new(),
+            tentative: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_track_born_as_the_stroke_began_is_looked_at_while_it_lies_where_it_was_born() {
+        let mut audit = PrintAudit::default();
+        let striker = track_of(1, Piece::Striker, 0.0, -251.0);
+        let black = track_of(2, Piece::Black, 100.0, 100.0);
+        audit.between_strokes(&frame_of(80, vec![striker, black.clone()]));
+        // Born on the striker's spot the frame it left, and a white found
+        // later in the stroke.
+        let print = track_of(3, Piece::White, 0.5, -251.0);
+        audit.in_the_stroke(&frame_of(81, vec![black.clone(), print.clone()]));
+        let late = track_of(4, Piece::White, 50.0, 50.0);
+        audit.in_the_stroke(&frame_of(
+            90,
+            vec![black.clone(), print.clone(), late.clone()],
+        ));
+        assert!(audit.never_moved_since_the_strike(&print));
+        assert!(!audit.never_moved_since_the_strike(&black));
+        assert!(!audit.never_moved_since_the_strike(&late));
+        let mut moved = print.clone();
+        moved.position.y += 10.0;
+        assert!(!audit.never_moved_since_the_strike(&moved));
+        // Where the striker lay is no carromman's spot.
+        assert!(!lay_there_before(&audit.before_the_stroke, print.position));
+        // The next stroke starts afresh.
+        audit.between_strokes(&frame_of(120, vec![black, print.clone()]));
+        assert!(!audit.never_moved_since_the_strike(&print));
+    }
 
     #[test]
     fn a_piece_nudged_in_place_lay_there_before_whatever_its_track_is_called() {

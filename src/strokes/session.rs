@@ -535,7 +535,9 @@ impl ClipTracker {
             self.machine.setting_out_seen();
         }
         let struck = self.machine.push(&tracks);
-        if !self.machine.in_motion() {
+        if self.machine.in_motion() {
+            self.prints.in_the_stroke(&tracks);
+        } else {
             self.prints.between_strokes(&tracks);
         }
         if self.machine.settling() {
