@@ -319,10 +319,7 @@ mod tests {
             index,
             t: index as f64 / 30.0,
             tracks,
-            events: Vec::new(),
-            hand_present: false,
-            hand_seats: Vec::new(),
-            tentative: Vec::new(),
+            ..TrackFrame::default()
         }
     }
 

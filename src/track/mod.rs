@@ -446,7 +446,7 @@ pub enum TrackEvent {
 }
 
 /// The tracks after one frame, and what changed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct TrackFrame {
     /// Frame index.
     pub index: u64,
