@@ -30,10 +30,6 @@ use crate::geometry::{
 };
 use crate::template::{TemplateError, TemplateFrame};
 
-/// How far (px) a disc's blurred edge and shadow reach past its rim in the
-/// foreground.
-const RIM_BLUR_PX: f64 = 2.0;
-
 /// How much wider than a known disc the empty-board model is kept from
 /// learning round it (see [`Detector::held_radius_px`]).
 const HELD_RADIUS_FRACTION: f64 = 1.4;
@@ -419,6 +415,8 @@ pub struct Detector {
     /// Whether the colour models were set apart for two dark kinds of
     /// carromman (see [`split_dark_pieces`]); it is done once.
     dark_pieces_split: bool,
+    /// The holes of a piece's size in this top view (see [`fill_rims`]).
+    rim_holes: HoleSizes,
     rim_scratch: RimScratch,
 }
 
@@ -471,6 +469,7 @@ impl Detector {
             wood: wood_pixels(&frame),
             last_t: None,
             dark_pieces_split: false,
+            rim_holes: HoleSizes::at_scale(frame.px_per_mm),
             rim_scratch: RimScratch::default(),
         })
     }
@@ -512,19 +511,6 @@ impl Detector {
         cv("reading the top view", image.data_bytes())
     }
 
-    /// The holes a piece's rim encloses in the foreground (see [`fill_rims`]):
-    /// from a fifth of a carromman's face (the gap among three touching
-    /// pieces is a twentieth) to a whole striker's; a lone blob up to a
-    /// striker with its blurred edge.
-    fn rim_hole_sizes(&self) -> HoleSizes {
-        let area = |radius_px: f64| std::f64::consts::PI * radius_px.powi(2);
-        HoleSizes {
-            min_area: (0.2 * area(self.mm_to_px(CARROMMAN_RADIUS_MM))) as usize,
-            max_area: area(self.mm_to_px(STRIKER_RADIUS_MM)).ceil() as usize,
-            max_blob: area(self.mm_to_px(STRIKER_RADIUS_MM) + RIM_BLUR_PX).ceil() as usize,
-        }
-    }
-
     fn mm_to_px(&self, mm: f64) -> f64 {
         mm * self.frame.px_per_mm
     }
@@ -548,7 +534,6 @@ impl Detector {
         }
         let bytes = self.bytes_of(&view.image, view.index)?;
         let side = self.side as usize;
-        let rim_holes = self.rim_hole_sizes();
         {
             let mask = cv("writing the foreground", self.foreground.data_bytes_mut())?;
             if let Some(background) = self.background.as_mut() {
@@ -564,7 +549,7 @@ impl Detector {
                     background.is_seen_index(i)
                         && frame.px_to_board(px).coords.norm() > OUTER_CIRCLE_RADIUS_MM
                 };
-                fill_rims(mask, side, rim_holes, fillable, &mut self.rim_scratch);
+                fill_rims(mask, side, self.rim_holes, fillable, &mut self.rim_scratch);
             }
         }
         cv(

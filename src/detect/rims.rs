@@ -5,6 +5,8 @@
 //! The hole such a ring encloses, of a piece's size and round, is filled, so
 //! the ring is found as the disc it is.
 
+use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
+
 /// Scratch space kept between frames, to spare allocations.
 #[derive(Debug, Default, Clone)]
 pub(super) struct RimScratch {
@@ -28,6 +30,26 @@ pub(super) struct HoleSizes {
     /// one piece: what its ring encloses is filled whole, specks and all.
     pub max_blob: usize,
 }
+
+impl HoleSizes {
+    /// The holes a piece's rim encloses in a top view of `px_per_mm`: from
+    /// a fifth of a carromman's face (the gap among three touching pieces
+    /// is a twentieth) to a whole striker's; a lone blob up to a striker
+    /// with its blurred edge.
+    pub fn at_scale(px_per_mm: f64) -> HoleSizes {
+        let area = |radius_px: f64| std::f64::consts::PI * radius_px.powi(2);
+        let striker_px = STRIKER_RADIUS_MM * px_per_mm;
+        HoleSizes {
+            min_area: (0.2 * area(CARROMMAN_RADIUS_MM * px_per_mm)) as usize,
+            max_area: area(striker_px).ceil() as usize,
+            max_blob: area(striker_px + RIM_BLUR_PX).ceil() as usize,
+        }
+    }
+}
+
+/// How far (px) a disc's blurred edge and shadow reach past its rim in the
+/// foreground.
+const RIM_BLUR_PX: f64 = 2.0;
 
 /// A hole's box longer than this many times its breadth is no face.
 const MAX_ELONGATION: usize = 2;
