@@ -8,7 +8,7 @@
 //! mapping (its top is seen a little farther out than its foot), so the
 //! caller still stands it on the board with [`super::stand_on_the_board`].
 
-use nalgebra::{Matrix3, Point2, Vector3};
+use nalgebra::{Matrix3, Point2, Vector2, Vector3};
 use opencv::core::{Mat, Size, BORDER_REPLICATE, CV_32F};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -140,6 +140,36 @@ pub fn fit_outline_of(
         centre,
         radius_mm: radius,
     })
+}
+
+/// Where round a point a disc's outline is looked for by [`outline_near`]
+/// (mm from it): a track's centre can lie a little off its piece, drawn by
+/// a print or a neighbour beside it.
+const OUTLINE_SEEDS_MM: f64 = 8.0;
+
+/// An outline found this far (mm) from the point is still its piece's.
+const OUTLINE_REACH_MM: f64 = 9.0;
+
+/// Whether a disc's outline of one of `radii_mm` shows on the camera frame
+/// within [`OUTLINE_REACH_MM`] of `at`, looked for from `at` and six points
+/// round it: a piece shows one there, a print on the board does not.
+pub fn outline_near(
+    frame: &GrayImage,
+    top_view: &TopView,
+    shift: Shift,
+    at: Point2<f64>,
+    radii_mm: &[f64],
+) -> bool {
+    let seeds = std::iter::once(Vector2::zeros()).chain((0..6).map(|k| {
+        let angle = f64::from(k) * std::f64::consts::FRAC_PI_3;
+        Vector2::new(angle.cos(), angle.sin()) * OUTLINE_SEEDS_MM
+    }));
+    seeds
+        .flat_map(|seed| radii_mm.iter().map(move |&r| (seed, r)))
+        .any(|(seed, radius_mm)| {
+            fit_outline_of(frame, top_view, shift, at + seed, radius_mm)
+                .is_some_and(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
+        })
 }
 
 /// A square of grey levels sampled from the camera frame round a board

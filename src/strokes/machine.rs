@@ -13,13 +13,13 @@ use serde::Serialize;
 
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::refine::fit_outline_of;
+use crate::detect::refine::{fit_outline_of, outline_near};
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::segment_distance;
 use crate::geometry::spec::{
-    BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM,
-    STRIKER_RADIUS_MM,
+    BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, BLACK_CARROMMEN, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM,
+    POCKET_RADIUS_MM, STRIKER_RADIUS_MM, WHITE_CARROMMEN,
 };
 use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
@@ -229,7 +229,23 @@ impl RestSnapshot {
             let Some(outline) =
                 fit_outline_of(&grey, top_view, shift, seen, resting.piece.radius_mm())
             else {
-                resting.no_outline = true;
+                // The striker followed as a carromman may be too large for
+                // a carromman's outline to be fitted (a 41.3 mm one is): its
+                // own size is measured for finding it.
+                if resting.piece != Piece::Striker {
+                    *radius = fit_outline_of(&grey, top_view, shift, seen, STRIKER_RADIUS_MM)
+                        .map(|outline| outline.radius_mm);
+                }
+                // A piece whose centre the track has a little off (a
+                // neighbour or a print beside it drew it) keeps its track's
+                // place, but its outline is there: it is no print.
+                resting.no_outline = !outline_near(
+                    &grey,
+                    top_view,
+                    shift,
+                    seen,
+                    &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM],
+                );
                 continue;
             };
             *radius = Some(outline.radius_mm);
@@ -324,6 +340,13 @@ pub struct SeenCount {
 }
 
 impl SeenCount {
+    /// The carrommen of the break arrangement (ICF 41).
+    pub const BREAK: SeenCount = SeenCount {
+        white: WHITE_CARROMMEN as u32,
+        black: BLACK_CARROMMEN as u32,
+        queen: true,
+    };
+
     /// Counts the pieces among confirmed tracks.
     pub fn of(tracks: &[Track]) -> SeenCount {
         let count = |piece| tracks.iter().filter(|t| t.piece == piece).count() as u32;
@@ -449,6 +472,13 @@ pub struct StrokeMachine {
     /// by the tracker (clip 2819's break: 7 white and 7 black seen at the
     /// start for 9 and 9).
     most_seen_since_rest: Option<SeenCount>,
+    /// The break arrangement was found set out and no stroke has come to
+    /// rest since: the board holds exactly its carrommen, whatever the
+    /// tracks' colours and the frame the break is first seen moving in say
+    /// (the striker born in its blur as a carromman, a white read as a
+    /// black: 129 of 368 dev clips counted the break's board wrong, and a
+    /// count one too high lets a phantom departure of that kind stand).
+    set_out_for_the_break: bool,
     /// The seat of the last arm seen over the board between strokes, however
     /// long ago, and of the last placement: who is about to play when the
     /// striker itself is never seen.
@@ -520,6 +550,7 @@ impl StrokeMachine {
             overboard_tracks: Vec::new(),
             hand_seat: None,
             most_seen_since_rest: None,
+            set_out_for_the_break: false,
             last_seat: None,
             seat_unsure: false,
             lost_towards_pocket: Vec::new(),
@@ -581,6 +612,8 @@ impl StrokeMachine {
     /// whose count it was already in) lets one departure of its kind seen
     /// over the frame stand, in time order; so does the striker found by
     /// its size where the tracker had it as a carromman (counted as one).
+    /// Each does only once the count no longer holds more of the kind than
+    /// the count before less the departures kept ([`CountSurplus`]).
     pub fn outlines_looked_at(&mut self, index: u64) {
         let Some((stroke, earlier)) = self.finished.split_last_mut() else {
             return;
@@ -616,6 +649,7 @@ impl StrokeMachine {
             .filter(|p| p.no_outline && !lay_there_before(p))
             .map(|p| p.piece)
             .collect();
+        let mut surplus = CountSurplus::of(stroke, rest);
         for off in std::mem::take(&mut stroke.vision.doubted_overboard) {
             let piece = off.piece;
             let counted_instead = if striker_counted_as == Some(piece) {
@@ -627,6 +661,13 @@ impl StrokeMachine {
             } else {
                 continue;
             };
+            // A piece counted that is none makes room for a departure only
+            // once the count no longer holds more of its kind than the
+            // departures kept leave: the striker counted as a white both
+            // before and after the stroke hides no white.
+            if !surplus.one_not_a_piece(piece) {
+                continue;
+            }
             let t = off.t.unwrap_or(rest.t);
             let vetoed = departure_disproved(piece);
             stroke
@@ -910,6 +951,7 @@ impl StrokeMachine {
     /// under way is the setting out seen as motion (a hand carrying the
     /// striker, pieces slid into place), so it is dropped.
     pub fn setting_out_seen(&mut self) {
+        self.set_out_for_the_break = true;
         if self.in_motion() {
             self.current = None;
             self.phase = Phase::Waiting { still_frames: 0 };
@@ -1321,7 +1363,7 @@ impl StrokeMachine {
         let mut vision = VisionExtra {
             placement,
             began_mid_stroke: began_mid_stroke || placement.is_none(),
-            seen_before: SeenCount::of(&frame.tracks).at_least(self.most_seen_since_rest.take()),
+            seen_before: self.count_before(frame),
             alerts: self.set_out_motion.take().into_iter().collect(),
             ..VisionExtra::default()
         };
@@ -1968,7 +2010,20 @@ impl StrokeMachine {
                 message: SET_OUT_MOTION.to_string(),
             });
         } else {
+            self.set_out_for_the_break = false;
             self.finished.push(done);
+        }
+    }
+
+    /// The pieces on the board as a stroke starts in `frame`: the break
+    /// arrangement's where it lies set out, else the most counted since the
+    /// last rest.
+    fn count_before(&mut self, frame: &TrackFrame) -> SeenCount {
+        let seen = SeenCount::of(&frame.tracks).at_least(self.most_seen_since_rest.take());
+        if self.set_out_for_the_break {
+            SeenCount::BREAK
+        } else {
+            seen
         }
     }
 
@@ -2435,6 +2490,58 @@ fn reconcile_exits(
         .zip(kept_overboard)
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
+}
+
+/// How many more pieces of each kind the count at rest holds than the
+/// count before the stroke less the departures kept: where it holds more,
+/// a piece counted that is none (the striker followed as a carromman, a
+/// print) accounts for the surplus before it can stand for a departure.
+#[derive(Debug, Clone, Copy)]
+struct CountSurplus {
+    white: i64,
+    black: i64,
+    queen: i64,
+}
+
+impl CountSurplus {
+    fn of(stroke: &SeenStroke, rest: &RestSnapshot) -> CountSurplus {
+        let kept = |piece: Piece| {
+            let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == piece);
+            let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
+            (pocketed.count() + off.count()) as i64
+        };
+        // The rest snapshot has the striker found by its size where the
+        // count had a carromman.
+        let after = |piece: Piece| {
+            let counted = rest.pieces.iter().filter(|p| p.piece == piece).count();
+            (counted + usize::from(rest.striker_counted_as == Some(piece))) as i64
+        };
+        let before = stroke.vision.seen_before;
+        CountSurplus {
+            white: after(Piece::White) + kept(Piece::White) - i64::from(before.white),
+            black: after(Piece::Black) + kept(Piece::Black) - i64::from(before.black),
+            queen: after(Piece::Queen) + kept(Piece::Queen) - i64::from(before.queen),
+        }
+    }
+
+    /// Takes one piece of `piece`'s kind out of the count; whether that
+    /// leaves it short of one, so that a departure of that kind stands
+    /// (and is then counted).
+    fn one_not_a_piece(&mut self, piece: Piece) -> bool {
+        let surplus = match piece {
+            Piece::White => &mut self.white,
+            Piece::Black => &mut self.black,
+            Piece::Queen => &mut self.queen,
+            Piece::Striker => return false,
+        };
+        *surplus -= 1;
+        if *surplus < 0 {
+            *surplus += 1;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -7142,7 +7249,7 @@ mod tests {
     #[test]
     fn a_departure_the_count_disproves_stands_where_a_new_piece_at_rest_shows_no_outline() {
         let play = |print_there_before: bool| {
-            let mut stroke = stroke_seen_with(1, 2);
+            let mut stroke = stroke_seen_with(1, 3);
             stroke.stroke.overboard = vec![OverboardPiece {
                 piece: Piece::Black,
                 t: Some(1.0),
@@ -7190,9 +7297,9 @@ mod tests {
 
     /// Eight carrommen at rest and a disc of `radius` (mm) followed as a
     /// white, drawn on a camera frame and looked at there; a white seen
-    /// leaving over the frame that the count at rest disproves (6 whites
-    /// before, 5 and the disc after).
-    fn disc_at_rest_followed_as_a_white(radius: f64) -> SeenStroke {
+    /// leaving over the frame that the count at rest disproves
+    /// (`whites_before`, 5 and the disc after).
+    fn disc_at_rest_followed_as_a_white(radius: f64, whites_before: u32) -> SeenStroke {
         let carrommen = [
             (Piece::White, -150.0, 60.0),
             (Piece::White, 40.0, 180.0),
@@ -7219,7 +7326,7 @@ mod tests {
         // A little off, as the 2 mm top view leaves it.
         tracks.push(track_of(9, Piece::White, disc_at + Vector2::new(1.1, -0.8)));
         let at_rest = at_rest_with(tracks);
-        let mut stroke = stroke_seen_with(6, 3);
+        let mut stroke = stroke_seen_with(whites_before, 3);
         stroke.stroke.overboard = vec![OverboardPiece {
             piece: Piece::White,
             t: Some(1.0),
@@ -7237,37 +7344,51 @@ mod tests {
 
     #[test]
     fn a_carromman_at_rest_whose_outline_measures_a_striker_s_size_is_the_striker() {
-        // A 38 mm striker: one of 41.3 mm measures too large for a
-        // carromman's outline at all, shows none, and lets the departure
-        // stand as a piece without an outline does.
-        let small_striker = crate::geometry::spec::STRIKER_DIAMETER.min / 2.0;
-        let stroke = disc_at_rest_followed_as_a_white(small_striker);
+        // A 38 mm striker's outline is fitted as a carromman's; a 41.3 mm
+        // one's is too large for that, and is measured at its own size
+        // (its piece is then not placed by a carromman's outline).
+        let sizes = [
+            (crate::geometry::spec::STRIKER_DIAMETER.min / 2.0, 9),
+            (STRIKER_RADIUS_MM, 8),
+        ];
+        for (radius, refined) in sizes {
+            let stroke = disc_at_rest_followed_as_a_white(radius, 6);
+            let rest = stroke.vision.rest.as_ref().unwrap();
+            assert_eq!(rest.refined, refined, "{rest:?}");
+            let strikers: Vec<&RestingPiece> = rest
+                .pieces
+                .iter()
+                .filter(|p| p.piece == Piece::Striker)
+                .collect();
+            assert_eq!(strikers.len(), 1, "{radius}: {rest:?}");
+            assert!(
+                (strikers[0].x - 30.0).hypot(strikers[0].y + 40.0) < 0.3,
+                "{rest:?}"
+            );
+            assert_eq!(rest.striker_counted_as, Some(Piece::White));
+            // The count at rest took the striker for a white: the white
+            // seen leaving over the frame did leave.
+            assert_eq!(
+                stroke.stroke.overboard.len(),
+                1,
+                "{:?}",
+                stroke.vision.alerts
+            );
+            assert!(alerted(&stroke, "took the striker for one"));
+            assert!(alerted(&stroke, "followed as a white"));
+        }
+        let small_striker = sizes[0].0;
+
+        // With the striker counted as a white before the stroke too (five
+        // whites and the striker), the count misses no white.
+        let stroke = disc_at_rest_followed_as_a_white(small_striker, 5);
         let rest = stroke.vision.rest.as_ref().unwrap();
-        assert_eq!(rest.refined, 9, "{rest:?}");
-        let strikers: Vec<&RestingPiece> = rest
-            .pieces
-            .iter()
-            .filter(|p| p.piece == Piece::Striker)
-            .collect();
-        assert_eq!(strikers.len(), 1, "{rest:?}");
-        assert!(
-            (strikers[0].x - 30.0).hypot(strikers[0].y + 40.0) < 0.3,
-            "{rest:?}"
-        );
         assert_eq!(rest.striker_counted_as, Some(Piece::White));
-        // The count at rest took the striker for a white: the white seen
-        // leaving over the frame did leave.
-        assert_eq!(
-            stroke.stroke.overboard.len(),
-            1,
-            "{:?}",
-            stroke.vision.alerts
-        );
-        assert!(alerted(&stroke, "took the striker for one"));
-        assert!(alerted(&stroke, "followed as a white"));
+        assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+        assert!(alerted(&stroke, "says it did not"));
 
         // A white of a carromman's size is a white, and the count stands.
-        let stroke = disc_at_rest_followed_as_a_white(CARROMMAN_RADIUS_MM);
+        let stroke = disc_at_rest_followed_as_a_white(CARROMMAN_RADIUS_MM, 6);
         let rest = stroke.vision.rest.as_ref().unwrap();
         assert_eq!(rest.refined, 9, "{rest:?}");
         assert_eq!(rest.striker_counted_as, None);
@@ -7293,6 +7414,55 @@ mod tests {
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(strokes[0].vision.seen_before.white, 3);
         assert_eq!(strokes[0].vision.seen_before.black, 1);
+    }
+
+    /// The board found set out for the break: the stroke that scatters it
+    /// starts from the arrangement's count, whatever the tracks say (here
+    /// a black and a white), and the stroke after from the tracks again.
+    #[test]
+    fn the_break_starts_from_the_arrangement_s_count() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let white = disc(Piece::White, Point2::new(200.0, 100.0));
+        let mut frames: Vec<Vec<Detection>> = unseen_striker_frames(true)
+            .map(|mut discs| {
+                discs.push(white);
+                discs
+            })
+            .collect();
+        frames.extend((0..60).map(|i| {
+            let mut discs = vec![white];
+            discs.extend(striker_shot_north_to_sw(i));
+            discs
+        }));
+        for (i, discs) in frames.into_iter().enumerate() {
+            let detections = Detections {
+                index: i as u64,
+                t: i as f64 * FRAME_S,
+                discs,
+                ..Detections::default()
+            };
+            let tracks = if i == 0 {
+                tracker.seed(&detections)
+            } else {
+                tracker.update(&detections)
+            };
+            if i == 0 {
+                machine.setting_out_seen();
+            }
+            machine.push(&tracks);
+        }
+        let strokes = machine.finish();
+        assert_eq!(strokes.len(), 2, "{strokes:?}");
+        assert_eq!(strokes[0].vision.seen_before, SeenCount::BREAK);
+        assert_eq!(
+            strokes[1].vision.seen_before,
+            SeenCount {
+                white: 1,
+                black: 0,
+                queen: false
+            }
+        );
     }
 
     fn pocketed_ne(piece: Piece, t: f64) -> PocketedPiece {

@@ -20,11 +20,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::Point2;
 use opencv::core::Mat;
 
 use crate::calibrate::gray::GrayImage;
-use crate::detect::refine::fit_outline_of;
+use crate::detect::refine;
 use crate::detect::shake::Shift;
 use crate::detect::{DetectError, Detector, Rectified, TopView};
 use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
@@ -266,29 +266,17 @@ const FACE_FRACTION: f64 = 0.6;
 /// Fraction of the face that must have held still.
 const STILL_FACE_FRACTION: f64 = 0.9;
 
-/// Where round a track its piece's outline is looked for (mm from it): the
-/// track's centre can lie a little off the piece, drawn by the print or a
-/// neighbour beside it.
-const OUTLINE_SEEDS_MM: f64 = 8.0;
-
-/// An outline found this far (mm) from the track is still its piece's.
-const OUTLINE_REACH_MM: f64 = 9.0;
-
 /// Whether a disc's outline, of a carromman's or the striker's size (the
 /// tracker may take the one for the other), shows on the camera frame near
 /// the track.
 fn outline_near(grey: &GrayImage, look: &CameraLook<'_>, track: &Track) -> bool {
-    let seeds = std::iter::once(Vector2::zeros()).chain((0..6).map(|k| {
-        let angle = f64::from(k) * std::f64::consts::FRAC_PI_3;
-        Vector2::new(angle.cos(), angle.sin()) * OUTLINE_SEEDS_MM
-    }));
-    let at = track.position;
-    seeds
-        .flat_map(|seed| [CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM].map(|r| (seed, r)))
-        .any(|(seed, radius_mm)| {
-            fit_outline_of(grey, look.top_view, look.shift, at + seed, radius_mm)
-                .is_some_and(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
-        })
+    refine::outline_near(
+        grey,
+        look.top_view,
+        look.shift,
+        track.position,
+        &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM],
+    )
 }
 
 #[cfg(test)]
