@@ -171,9 +171,9 @@ pub struct RestingPiece {
     pub x: f64,
     /// Centre, board mm (north).
     pub y: f64,
-    /// No disc's outline was found round it on the camera frame: a print on
-    /// the board or a shadow may have been taken for a piece, or a hand or
-    /// a neighbour hides the outline.
+    /// No disc's outline was found round it on the camera frame (see
+    /// [`outline_near`]): a print on the board or a shadow may have been
+    /// taken for a piece, or a hand or a neighbour hides the outline.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub no_outline: bool,
 }
