@@ -238,14 +238,16 @@ impl RestSnapshot {
                 }
                 // A piece whose centre the track has a little off (a
                 // neighbour or a print beside it drew it) keeps its track's
-                // place, but its outline is there: it is no print.
-                resting.no_outline = !outline_near(
-                    &grey,
-                    top_view,
-                    shift,
-                    seen,
-                    &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM],
-                );
+                // place, but its outline is there: it is no print. (An
+                // outline measured at the striker's size is one already.)
+                resting.no_outline = radius.is_none()
+                    && !outline_near(
+                        &grey,
+                        top_view,
+                        shift,
+                        seen,
+                        &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM],
+                    );
                 continue;
             };
             *radius = Some(outline.radius_mm);
@@ -2534,12 +2536,13 @@ impl CountSurplus {
             Piece::Queen => &mut self.queen,
             Piece::Striker => return false,
         };
-        *surplus -= 1;
-        if *surplus < 0 {
-            *surplus += 1;
-            true
-        } else {
+        // Short of one: the departure stands and is counted, which leaves
+        // the surplus where it was.
+        if *surplus > 0 {
+            *surplus -= 1;
             false
+        } else {
+            true
         }
     }
 }
