@@ -8,7 +8,9 @@ use nalgebra::{Point2, Vector2};
 
 use crate::detect::moving::Sought;
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
-use crate::geometry::spec::{CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM};
+use crate::geometry::spec::{
+    CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
+};
 use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat, Stroke};
 
 /// Tuning of the tracker.
@@ -85,6 +87,8 @@ pub struct Track {
     /// lies, and the frames it was read in.
     rest_votes: [f64; 4],
     rest_frames: u32,
+    /// The radii (mm) measured in those frames, summed.
+    rest_radius_sum: f64,
     seen_in_a_row: u32,
     missed: u32,
     first_seen_at: Point2<f64>,
@@ -154,6 +158,7 @@ impl Track {
         if self.settled_count <= 1 {
             self.rest_votes = [0.0; 4];
             self.rest_frames = 0;
+            self.rest_radius_sum = 0.0;
         }
         self.vote_at_rest(detection);
         let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
@@ -165,6 +170,15 @@ impl Track {
     fn vote_at_rest(&mut self, detection: &Detection) {
         self.rest_votes[piece_slot(detection.piece)] += 0.1 + detection.confidence;
         self.rest_frames += 1;
+        self.rest_radius_sum += detection.radius_mm;
+    }
+
+    /// The mean radius (mm) its detections measured since the piece last
+    /// came to rest where it lies, once read in [`RECOLOUR_REST_FRAMES`]:
+    /// the striker followed as a carromman measures a striker's size there.
+    fn radius_at_rest_mm(&self) -> Option<f64> {
+        (self.rest_frames >= RECOLOUR_REST_FRAMES)
+            .then(|| self.rest_radius_sum / f64::from(self.rest_frames))
     }
 
     /// A carromman that has moved since it was first seen may be another
@@ -193,6 +207,14 @@ impl Track {
         .then_some(other)
     }
 
+    /// Takes the track for the striker from here on: its size, not its
+    /// colour, says so, and the colour votes to come would say otherwise.
+    fn take_for_striker(&mut self) {
+        let own = piece_slot(self.piece);
+        self.votes[piece_slot(Piece::Striker)] = self.votes[own] + STRIKER_BY_SIZE_VOTES;
+        self.piece = Piece::Striker;
+    }
+
     /// Takes the track for `piece` from here on.
     fn recolour(&mut self, piece: Piece) {
         let (own, other) = (piece_slot(self.piece), piece_slot(piece));
@@ -204,6 +226,37 @@ impl Track {
 /// Frames a moved carromman lies still before its colour there may
 /// overrule its track's ([`Track::seen_as_at_rest`]).
 const RECOLOUR_REST_FRAMES: u32 = 8;
+
+/// Where no striker is tracked, the resting carromman whose detections
+/// measure this much (mm) over the median of its colour's resting tracks,
+/// [`STRIKER_OVER_ITS_NEXT_MM`] over the next of its colour and
+/// [`STRIKER_OVER_ANY_OTHER_MM`] over every other is the striker, followed
+/// as that carromman (its identity carried onto the striker that struck
+/// it). A striker is 3.1–5.6 mm larger in radius than a carromman; the top
+/// view (0.5 px per mm by default) blurs the difference, and a light piece
+/// on light wood measures small, so a colour is compared with its own.
+const STRIKER_OVER_ITS_COLOUR_MM: f64 = 1.5;
+const STRIKER_OVER_ITS_NEXT_MM: f64 = 1.0;
+const STRIKER_OVER_ANY_OTHER_MM: f64 = 0.5;
+
+/// Fewer resting tracks measured than this and there is no median to judge
+/// by; a colour with fewer is judged by the median of all.
+const STRIKER_BY_SIZE_MIN_TRACKS: usize = 5;
+
+/// However it stands out, a track measuring less than midway between a
+/// carromman's and a striker's radius (mm) is a carromman: after the break
+/// the striker may be followed as one carromman while another, lying in an
+/// arm's shadow or pressed against a neighbour, measures a little large.
+const STRIKER_BY_SIZE_LEAST_MM: f64 = 0.5 * (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM);
+const STRIKER_BY_SIZE_MIN_OF_A_COLOUR: usize = 4;
+
+/// While an arm is over the board, a track lying still longer than this
+/// is not judged by its size (see [`Tracker::striker_by_size_at_rest`]).
+const STRIKER_BY_SIZE_UNDER_AN_ARM_REST_FRAMES: u32 = 2 * RECOLOUR_REST_FRAMES;
+
+/// Votes the striker found by its size is given over the colour its track
+/// had: a lead the colour read on it each frame does not undo.
+const STRIKER_BY_SIZE_VOTES: f64 = 100.0;
 
 /// The least mean vote (0.1 + confidence) a frame at rest the other colour
 /// needs: a piece lying in shadow or on the board's drawing is read weakly,
@@ -725,7 +778,7 @@ impl Tracker {
             }
         }
         self.knocked_pieces_found_moving(&mut keep, &mut events, dt);
-        self.recolour_resting();
+        self.recolour_resting(hand_present);
         let mut index = 0;
         self.tracks.retain(|_| {
             index += 1;
@@ -757,6 +810,7 @@ impl Tracker {
                 votes: [0.0; 4],
                 rest_votes: [0.0; 4],
                 rest_frames: 0,
+                rest_radius_sum: 0.0,
                 seen_in_a_row: 1,
                 missed: 0,
                 first_seen_at: detection.centre,
@@ -794,12 +848,83 @@ impl Tracker {
     }
 
     /// Resting carrommen whose colour where they lie overrules their
-    /// track's ([`Track::seen_as_at_rest`]) take it.
-    fn recolour_resting(&mut self) {
+    /// track's ([`Track::seen_as_at_rest`]) take it, and where no striker
+    /// is followed, the resting carromman of a striker's size takes the
+    /// striker ([`Tracker::striker_by_size_at_rest`]).
+    fn recolour_resting(&mut self, hand_present: bool) {
         for track in &mut self.tracks {
             if let Some(piece) = track.seen_as_at_rest() {
                 track.recolour(piece);
             }
+        }
+        if let Some(k) = self.striker_by_size_at_rest(hand_present) {
+            self.tracks[k].take_for_striker();
+        }
+    }
+
+    /// The resting carromman track that is the striker by its size (see
+    /// [`STRIKER_OVER_ITS_COLOUR_MM`]), where no confirmed track is the
+    /// striker: the one, moved since first seen, that stands out. While an
+    /// arm is over the board only a track that has just come to rest is
+    /// judged (the arm of the player who struck stays a while): the striker
+    /// is then in a hand or being set down, and a carromman lying long by
+    /// it measures large with the arm's shadow.
+    fn striker_by_size_at_rest(&self, hand_present: bool) -> Option<usize> {
+        if self
+            .tracks
+            .iter()
+            .any(|t| t.confirmed && t.piece == Piece::Striker)
+        {
+            return None;
+        }
+        let measured: Vec<(usize, Piece, f64)> = self
+            .tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.confirmed && !t.hidden)
+            .filter_map(|(k, t)| t.radius_at_rest_mm().map(|r| (k, t.piece, r)))
+            .collect();
+        if measured.len() < STRIKER_BY_SIZE_MIN_TRACKS {
+            return None;
+        }
+        let median = |radii: &mut Vec<f64>| {
+            radii.sort_by(f64::total_cmp);
+            radii[radii.len() / 2]
+        };
+        let mut all: Vec<f64> = measured.iter().map(|&(_, _, r)| r).collect();
+        let median_of_all = median(&mut all);
+        let stands_out = |&(k, piece, radius): &(usize, Piece, f64)| {
+            let mut own: Vec<f64> = measured
+                .iter()
+                .filter(|&&(j, p, _)| p == piece && j != k)
+                .map(|&(_, _, r)| r)
+                .collect();
+            let next_of_its_colour = own.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let next_of_any = measured
+                .iter()
+                .filter(|&&(j, _, _)| j != k)
+                .map(|&(_, _, r)| r)
+                .fold(f64::NEG_INFINITY, f64::max);
+            own.push(radius);
+            let median_of_its_colour = if own.len() >= STRIKER_BY_SIZE_MIN_OF_A_COLOUR {
+                median(&mut own)
+            } else {
+                median_of_all
+            };
+            let track = &self.tracks[k];
+            if hand_present && track.rest_frames > STRIKER_BY_SIZE_UNDER_AN_ARM_REST_FRAMES {
+                return false;
+            }
+            radius >= STRIKER_BY_SIZE_LEAST_MM
+                && radius - median_of_its_colour >= STRIKER_OVER_ITS_COLOUR_MM
+                && radius - next_of_its_colour >= STRIKER_OVER_ITS_NEXT_MM
+                && radius - next_of_any >= STRIKER_OVER_ANY_OTHER_MM
+                && (track.position - track.first_seen_at).norm() >= 2.0 * CARROMMAN_RADIUS_MM
+        };
+        let mut candidates = measured.iter().filter(|m| stands_out(m));
+        match (candidates.next(), candidates.next()) {
+            (Some(&(k, _, _)), None) => Some(k),
+            _ => None,
         }
     }
 
@@ -878,6 +1003,7 @@ impl Tracker {
             rest.settled_count = 1;
             rest.rest_votes = [0.0; 4];
             rest.rest_frames = 0;
+            rest.rest_radius_sum = 0.0;
             keep[ni] = false;
             events.retain(|e| !matches!(e, TrackEvent::Appeared { id, .. } if *id == new.id));
         }
@@ -1081,6 +1207,7 @@ impl Tracker {
             votes: [0.0; 4],
             rest_votes: [0.0; 4],
             rest_frames: 0,
+            rest_radius_sum: 0.0,
             seen_in_a_row: self.options.confirm_frames,
             missed: 0,
             first_seen_at: detection.centre,
@@ -1380,6 +1507,70 @@ mod tests {
             still_there: Vec::new(),
             looks_changed: Vec::new(),
         }
+    }
+
+    /// Eight resting carrommen and a black that runs 120 mm east and stops;
+    /// where it stops its detections measure `radius_mm`, and `striker`
+    /// adds a resting striker's disc to every frame. The tracks of the last
+    /// frame.
+    fn a_black_comes_to_rest_measuring(radius_mm: f64, striker: bool) -> Vec<Track> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let resting: Vec<Detection> = (0..8)
+            .map(|k| {
+                let piece = if k % 2 == 0 {
+                    Piece::White
+                } else {
+                    Piece::Black
+                };
+                let mut d = disc(piece, -300.0 + 70.0 * f64::from(k), 250.0);
+                d.radius_mm = 16.0 + 0.1 * f64::from(k);
+                d
+            })
+            .chain(striker.then(|| Detection {
+                radius_mm: 21.0,
+                ..disc(Piece::Striker, 0.0, -250.0)
+            }))
+            .collect();
+        let mut last = Vec::new();
+        for index in 0..40u64 {
+            let run = (index.min(12) as f64) * 10.0;
+            let mut black = disc(Piece::Black, -60.0 + run, 0.0);
+            if index >= 12 {
+                black.radius_mm = radius_mm;
+            }
+            let mut discs = resting.clone();
+            discs.push(black);
+            last = feed(&mut tracker, frame(index, discs)).tracks;
+        }
+        last
+    }
+
+    #[test]
+    fn a_moved_carromman_measuring_a_strikers_size_at_rest_is_the_striker() {
+        let kinds_at = |tracks: &[Track], x: f64| -> Vec<Piece> {
+            tracks
+                .iter()
+                .filter(|t| (t.position - Point2::new(x, 0.0)).norm() < 5.0)
+                .map(|t| t.piece)
+                .collect()
+        };
+        let large = a_black_comes_to_rest_measuring(20.0, false);
+        assert_eq!(kinds_at(&large, 60.0), vec![Piece::Striker], "{large:?}");
+        // A carromman's size, or a striker tracked elsewhere: still a black.
+        let small = a_black_comes_to_rest_measuring(16.2, false);
+        assert_eq!(kinds_at(&small, 60.0), vec![Piece::Black], "{small:?}");
+        // Standing out from the rest, yet nearer a carromman's size.
+        let under_the_least = a_black_comes_to_rest_measuring(18.1, false);
+        assert_eq!(kinds_at(&under_the_least, 60.0), vec![Piece::Black]);
+        let with_striker = a_black_comes_to_rest_measuring(20.0, true);
+        assert_eq!(kinds_at(&with_striker, 60.0), vec![Piece::Black]);
+        assert_eq!(
+            with_striker
+                .iter()
+                .filter(|t| t.piece == Piece::Striker)
+                .count(),
+            1
+        );
     }
 
     #[test]
