@@ -242,13 +242,13 @@ const STRIKER_OVER_ANY_OTHER_MM: f64 = 0.5;
 /// Fewer resting tracks measured than this and there is no median to judge
 /// by; a colour with fewer is judged by the median of all.
 const STRIKER_BY_SIZE_MIN_TRACKS: usize = 5;
+const STRIKER_BY_SIZE_MIN_OF_A_COLOUR: usize = 4;
 
 /// However it stands out, a track measuring less than midway between a
 /// carromman's and a striker's radius (mm) is a carromman: after the break
 /// the striker may be followed as one carromman while another, lying in an
 /// arm's shadow or pressed against a neighbour, measures a little large.
 const STRIKER_BY_SIZE_LEAST_MM: f64 = 0.5 * (CARROMMAN_RADIUS_MM + STRIKER_RADIUS_MM);
-const STRIKER_BY_SIZE_MIN_OF_A_COLOUR: usize = 4;
 
 /// While an arm is over the board, a track lying still longer than this
 /// is not judged by its size (see [`Tracker::striker_by_size_at_rest`]).
