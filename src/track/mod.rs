@@ -884,7 +884,17 @@ impl Tracker {
             .filter(|(_, t)| t.confirmed && !t.hidden)
             .filter_map(|(k, t)| t.radius_at_rest_mm().map(|r| (k, t.piece, r)))
             .collect();
-        if measured.len() < STRIKER_BY_SIZE_MIN_TRACKS {
+        // A track's own size, movement and time at rest first: most frames
+        // none passes, and the medians are not needed.
+        let may_be_the_striker = |&&(k, _, radius): &&(usize, Piece, f64)| {
+            let track = &self.tracks[k];
+            radius >= STRIKER_BY_SIZE_LEAST_MM
+                && !(hand_present && track.rest_frames > STRIKER_BY_SIZE_UNDER_AN_ARM_REST_FRAMES)
+                && (track.position - track.first_seen_at).norm() >= 2.0 * CARROMMAN_RADIUS_MM
+        };
+        if measured.len() < STRIKER_BY_SIZE_MIN_TRACKS
+            || !measured.iter().any(|m| may_be_the_striker(&m))
+        {
             return None;
         }
         let median = |radii: &mut Vec<f64>| {
@@ -911,17 +921,14 @@ impl Tracker {
             } else {
                 median_of_all
             };
-            let track = &self.tracks[k];
-            if hand_present && track.rest_frames > STRIKER_BY_SIZE_UNDER_AN_ARM_REST_FRAMES {
-                return false;
-            }
-            radius >= STRIKER_BY_SIZE_LEAST_MM
-                && radius - median_of_its_colour >= STRIKER_OVER_ITS_COLOUR_MM
+            radius - median_of_its_colour >= STRIKER_OVER_ITS_COLOUR_MM
                 && radius - next_of_its_colour >= STRIKER_OVER_ITS_NEXT_MM
                 && radius - next_of_any >= STRIKER_OVER_ANY_OTHER_MM
-                && (track.position - track.first_seen_at).norm() >= 2.0 * CARROMMAN_RADIUS_MM
         };
-        let mut candidates = measured.iter().filter(|m| stands_out(m));
+        let mut candidates = measured
+            .iter()
+            .filter(may_be_the_striker)
+            .filter(|m| stands_out(m));
         match (candidates.next(), candidates.next()) {
             (Some(&(k, _, _)), None) => Some(k),
             _ => None,
