@@ -187,24 +187,30 @@ impl Track {
     /// clearly and all along, outweighs what its track was before. Returns
     /// that other piece, if any.
     fn seen_as_at_rest(&self) -> Option<Piece> {
-        // Only white and black: the Queen's red is also the centre
-        // circle's and the base circles', and a track taken for her there
-        // would leap to the next disc of red seen.
+        // Only white and black here: the Queen's red is also the centre
+        // circle's and the base circles', so a track becomes her only where
+        // it is the one seen as her (see
+        // [`Tracker::recolour_the_queen_at_rest`]).
         let other = match self.piece {
             Piece::White => Piece::Black,
             Piece::Black => Piece::White,
             _ => return None,
         };
+        self.seen_at_rest_as(other).then_some(other)
+    }
+
+    /// Whether the piece, moved since it was first seen and lying still
+    /// long enough, is seen as `other` where it lies, clearly and all along.
+    fn seen_at_rest_as(&self, other: Piece) -> bool {
         if self.rest_frames < RECOLOUR_REST_FRAMES
             || (self.position - self.first_seen_at).norm() < 2.0 * CARROMMAN_RADIUS_MM
         {
-            return None;
+            return false;
         }
         let theirs = self.rest_votes[piece_slot(other)];
         let carrommen: f64 = self.rest_votes[..3].iter().sum();
-        (theirs >= RECOLOUR_SHARE * carrommen
-            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.rest_frames))
-        .then_some(other)
+        theirs >= RECOLOUR_SHARE * carrommen
+            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.rest_frames)
     }
 
     /// Takes the track for the striker from here on: its size, not its
@@ -848,18 +854,58 @@ impl Tracker {
     }
 
     /// Resting carrommen whose colour where they lie overrules their
-    /// track's ([`Track::seen_as_at_rest`]) take it, and where no striker
-    /// is followed, the resting carromman of a striker's size takes the
-    /// striker ([`Tracker::striker_by_size_at_rest`]).
+    /// track's ([`Track::seen_as_at_rest`]) take it, the one seen as the
+    /// Queen becomes her ([`Tracker::recolour_the_queen_at_rest`]), and
+    /// where no striker is followed, the resting carromman of a striker's
+    /// size takes the striker ([`Tracker::striker_by_size_at_rest`]).
     fn recolour_resting(&mut self, hand_present: bool) {
         for track in &mut self.tracks {
             if let Some(piece) = track.seen_as_at_rest() {
                 track.recolour(piece);
             }
         }
+        self.recolour_the_queen_at_rest();
         if let Some(k) = self.striker_by_size_at_rest(hand_present) {
             self.tracks[k].take_for_striker();
         }
+    }
+
+    /// The one resting carromman track seen as the Queen where it lies
+    /// ([`Track::seen_at_rest_as`]) is the Queen, when every track that was
+    /// her is seen there as a carromman of one colour, or none is (the
+    /// Queen's track crossed another in the break's melee, or was lost in
+    /// it, and the track on her carries the break layout's votes for a
+    /// carromman). A red reading on a carromman (a base circle) while the
+    /// Queen's track is still seen as her changes nothing, nor do two.
+    fn recolour_the_queen_at_rest(&mut self) {
+        let mut seen_as_queen = self.tracks.iter().enumerate().filter(|(_, t)| {
+            t.confirmed
+                && matches!(t.piece, Piece::White | Piece::Black)
+                && t.seen_at_rest_as(Piece::Queen)
+        });
+        let Some((queen, _)) = seen_as_queen.next() else {
+            return;
+        };
+        if seen_as_queen.next().is_some() {
+            return;
+        }
+        let mut was_queen = Vec::new();
+        for (k, track) in self.tracks.iter().enumerate() {
+            if track.piece != Piece::Queen {
+                continue;
+            }
+            match [Piece::White, Piece::Black]
+                .into_iter()
+                .find(|&colour| track.seen_at_rest_as(colour))
+            {
+                Some(colour) => was_queen.push((k, colour)),
+                None => return,
+            }
+        }
+        for (k, colour) in was_queen {
+            self.tracks[k].recolour(colour);
+        }
+        self.tracks[queen].recolour(Piece::Queen);
     }
 
     /// The resting carromman track that is the striker by its size (see
@@ -2388,16 +2434,86 @@ mod tests {
         // lying where it stopped is a white: the tracks crossed on the way.
         let (white, black) = (Piece::White, Piece::Black);
         assert_eq!(black_track_lying_where_seen_as(white, 90.0, 20), white);
-        // Not as the Queen: her red is the board's drawing's too.
+        // As the Queen too, where no other track is her.
         assert_eq!(
             black_track_lying_where_seen_as(Piece::Queen, 90.0, 20),
-            black
+            Piece::Queen
         );
         // Not before it has lain there a while: a piece rolling to rest
         // through the board's drawing is misread for a frame or two.
         assert_eq!(black_track_lying_where_seen_as(white, 90.0, 5), black);
         // A piece nudged less than a diameter is still the one laid there.
         assert_eq!(black_track_lying_where_seen_as(white, 20.0, 40), black);
+    }
+
+    /// The break's Queen at (0, 0) and a black at (100, 0): the Queen's
+    /// track runs 90 mm west and the black's 90 mm east, then they lie
+    /// still for 20 frames, seen there as `west_seen` and `east_seen`; a
+    /// white, if `white_seen`, runs 90 mm north from (-200, 200) with them
+    /// and lies there seen as that. Returns what the Queen's and the
+    /// black's tracks end as.
+    fn queen_and_black_lying_where_seen_as(
+        west_seen: Piece,
+        east_seen: Piece,
+        white_seen: Option<Piece>,
+    ) -> (Piece, Piece) {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut layout = vec![disc(Piece::Queen, 0.0, 0.0), disc(Piece::Black, 100.0, 0.0)];
+        layout.extend(white_seen.map(|_| disc(Piece::White, -200.0, 200.0)));
+        let seeded = tracker.seed(&frame(0, layout));
+        let (queen, black) = (seeded.tracks[0].id, seeded.tracks[1].id);
+        let mut index = 1;
+        for step in 1..=3 {
+            let x = 30.0 * f64::from(step);
+            let mut discs = vec![
+                disc(Piece::Queen, -x, 0.0),
+                disc(Piece::Black, 100.0 + x, 0.0),
+            ];
+            discs.extend(white_seen.map(|_| disc(Piece::White, -200.0, 200.0 + x)));
+            feed(&mut tracker, frame(index, discs));
+            index += 1;
+        }
+        let mut last = None;
+        for _ in 0..20 {
+            let mut discs = vec![disc(west_seen, -90.0, 0.0), disc(east_seen, 190.0, 0.0)];
+            discs.extend(white_seen.map(|piece| disc(piece, -200.0, 290.0)));
+            last = Some(feed(&mut tracker, frame(index, discs)));
+            index += 1;
+        }
+        let last = last.expect("frames at rest");
+        let piece_of = |id: TrackId| {
+            last.tracks
+                .iter()
+                .find(|t| t.id == id)
+                .map_or_else(|| panic!("track lost: {:?}", last.tracks), |t| t.piece)
+        };
+        (piece_of(queen), piece_of(black))
+    }
+
+    #[test]
+    fn the_one_resting_piece_seen_as_the_queen_is_her_when_her_track_is_seen_as_another() {
+        let (queen, black, white) = (Piece::Queen, Piece::Black, Piece::White);
+        // The tracks crossed in the melee: each lies on the other's piece.
+        assert_eq!(
+            queen_and_black_lying_where_seen_as(black, queen, None),
+            (black, queen)
+        );
+        // Her track still on a disc seen as her: the other red reading (a
+        // carromman on a red circle) is not a second Queen.
+        assert_eq!(
+            queen_and_black_lying_where_seen_as(queen, queen, None),
+            (queen, black)
+        );
+        // Two carrommen seen as her: neither is taken for her.
+        assert_eq!(
+            queen_and_black_lying_where_seen_as(black, queen, Some(queen)),
+            (queen, black)
+        );
+        // A third piece seen as what its track is changes nothing.
+        assert_eq!(
+            queen_and_black_lying_where_seen_as(black, queen, Some(white)),
+            (black, queen)
+        );
     }
 
     #[test]
