@@ -3976,11 +3976,11 @@ fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]
 }
 
 /// Per axis, the side of the frame (-1 or 1) a piece lost short of the
-/// edge had reached, or 0: seen where its rim overlapped the cushion (no
-/// piece lying on the board is there), or heading past the surface's edge
-/// within a frame.
+/// edge had reached, or 0: seen where its rim met the cushion (within
+/// [`AT_THE_CUSHION_MM`]; no piece lying on the board is there), or
+/// heading past the surface's edge within a frame.
 fn reached_the_frame(last_seen: Point2<f64>, heading_to: Point2<f64>) -> [f64; 2] {
-    let contact = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+    let contact = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM - AT_THE_CUSHION_MM;
     [0, 1].map(|axis| {
         if last_seen[axis].abs() >= contact {
             last_seen[axis].signum()
@@ -3991,6 +3991,15 @@ fn reached_the_frame(last_seen: Point2<f64>, heading_to: Point2<f64>) -> [f64; 2
         }
     })
 }
+
+/// A piece whose centre is seen this near (mm) the line where its rim
+/// meets the cushion was on it: the centre is read on the top view's 2 mm
+/// pixels, off the part of the disc still over the board. Its heading
+/// then says little: a track whose prediction ran through the cushion as
+/// it was seen there turned back with it, while the piece may have jumped
+/// (dev clip 2895: last seen 2 mm short of the line, its track turned
+/// back, the piece gone over the frame).
+const AT_THE_CUSHION_MM: f64 = 3.0;
 
 /// Speed (mm/s) towards the frame below which a disc rebounds off the
 /// cushion. Only a hard hit lifts a disc over the frame; the simulator's
@@ -6140,6 +6149,25 @@ mod tests {
         assert!(!off.could_be_back_at(Point2::new(0.0, 0.0), 1.1));
         // ...but half a second later it could be the piece, come back.
         assert!(off.could_be_back_at(Point2::new(0.0, 0.0), 1.5));
+    }
+
+    #[test]
+    fn a_piece_last_seen_on_the_cushion_reached_the_frame_whatever_its_track_heads() {
+        let contact = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+        // Dev clip 2895: seen 2 mm short of the line, its track turned
+        // back off the cushion by the prediction.
+        let seen = Point2::new(contact - 2.0, -16.0);
+        let turned_back = Point2::new(contact - 67.0, -28.0);
+        assert_eq!(reached_the_frame(seen, turned_back), [1.0, 0.0]);
+        // A piece a carromman's width short of it, heading back, had not.
+        let short = Point2::new(contact - 16.0, -16.0);
+        assert_eq!(reached_the_frame(short, turned_back), [0.0, 0.0]);
+        // One heading past the edge within a frame had, wherever seen.
+        let heading_out = Point2::new(-(HALF_SURFACE_MM + 10.0), 40.0);
+        assert_eq!(
+            reached_the_frame(Point2::new(-300.0, 40.0), heading_out),
+            [-1.0, 0.0]
+        );
     }
 
     #[test]
