@@ -6405,25 +6405,18 @@ mod tests {
         let swapped = white_hit_full_on_and_track_1_ran_on(70.0, 10);
         assert_eq!(pocketed(&swapped), vec![Piece::White], "{swapped:?}");
         assert!(alerted(&swapped[0], "swapped pieces"), "{swapped:?}");
-        // Slower after the hit: the striker's track still follows the
-        // striker, which went in.
-        let not_swapped = white_hit_full_on_and_track_1_ran_on(30.0, 10);
-        assert_eq!(
-            pocketed(&not_swapped),
-            vec![Piece::Striker],
-            "{not_swapped:?}"
-        );
-        assert!(!alerted(&not_swapped[0], "swapped pieces"));
-        // Faster after one step from rest: that step was part of a frame's
-        // (the track was setting off), and the striker's track still
-        // follows the striker.
-        let setting_off = white_hit_full_on_and_track_1_ran_on(70.0, 1);
-        assert_eq!(
-            pocketed(&setting_off),
-            vec![Piece::Striker],
-            "{setting_off:?}"
-        );
-        assert!(!alerted(&setting_off[0], "swapped pieces"));
+        // The striker's track still follows the striker, which went in:
+        // slower after the hit, or faster after one step from rest (that
+        // step was part of a frame's: the track was setting off).
+        for (step_after, run_frames) in [(30.0, 10), (70.0, 1)] {
+            let not_swapped = white_hit_full_on_and_track_1_ran_on(step_after, run_frames);
+            assert_eq!(
+                pocketed(&not_swapped),
+                vec![Piece::Striker],
+                "{step_after} mm after {run_frames} frames: {not_swapped:?}"
+            );
+            assert!(!alerted(&not_swapped[0], "swapped pieces"));
+        }
     }
 
     /// Tracks as the machine is handed them: the striker (track 1, read as
