@@ -156,13 +156,30 @@ impl Track {
         let weight = 0.1 + detection.confidence;
         self.votes[slot] += weight;
         if self.settled_count <= 1 {
-            self.rest_votes = [0.0; 4];
-            self.rest_frames = 0;
-            self.rest_radius_sum = 0.0;
+            self.forget_what_it_was_seen_as_at_rest();
         }
         self.vote_at_rest(detection);
         let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
         self.piece = best.map_or(self.piece, |slot| PIECES[slot]);
+    }
+
+    /// Starts afresh what the piece is seen as where it lies: it has just
+    /// come to rest, or was taken for another piece.
+    fn forget_what_it_was_seen_as_at_rest(&mut self) {
+        self.rest_votes = [0.0; 4];
+        self.rest_frames = 0;
+        self.rest_radius_sum = 0.0;
+    }
+
+    /// How far (mm) the piece lies from where its track was first seen.
+    fn distance_from_first_sighting(&self) -> f64 {
+        (self.position - self.first_seen_at).norm()
+    }
+
+    /// Whether the piece has moved a diameter or more since its track was
+    /// first seen: it may be another piece than the one the track began on.
+    fn moved_since_first_seen(&self) -> bool {
+        self.distance_from_first_sighting() >= 2.0 * CARROMMAN_RADIUS_MM
     }
 
     /// Counts a detection's colour towards what the piece is seen as where
@@ -202,9 +219,7 @@ impl Track {
     /// Whether the piece, moved since it was first seen and lying still
     /// long enough, is seen as `other` where it lies, clearly and all along.
     fn seen_at_rest_as(&self, other: Piece) -> bool {
-        if self.rest_frames < RECOLOUR_REST_FRAMES
-            || (self.position - self.first_seen_at).norm() < 2.0 * CARROMMAN_RADIUS_MM
-        {
+        if self.rest_frames < RECOLOUR_REST_FRAMES || !self.moved_since_first_seen() {
             return false;
         }
         let theirs = self.rest_votes[piece_slot(other)];
@@ -283,7 +298,7 @@ const AT_REST_MM_S: f64 = 40.0;
 /// Whether a tentative track has moved far enough since first seen to be a
 /// piece arriving on its own.
 fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
-    (track.position - track.first_seen_at).norm() >= distance_mm
+    track.distance_from_first_sighting() >= distance_mm
 }
 
 /// A track unseen moving at least this fast (mm/s) is looked for again
@@ -936,7 +951,7 @@ impl Tracker {
             let track = &self.tracks[k];
             radius >= STRIKER_BY_SIZE_LEAST_MM
                 && !(hand_present && track.rest_frames > STRIKER_BY_SIZE_UNDER_AN_ARM_REST_FRAMES)
-                && (track.position - track.first_seen_at).norm() >= 2.0 * CARROMMAN_RADIUS_MM
+                && track.moved_since_first_seen()
         };
         if measured.len() < STRIKER_BY_SIZE_MIN_TRACKS
             || !measured.iter().any(|m| may_be_the_striker(&m))
@@ -1054,9 +1069,7 @@ impl Tracker {
             rest.sighted_at = new.first_seen_at;
             rest.settled_sum = new.position.coords;
             rest.settled_count = 1;
-            rest.rest_votes = [0.0; 4];
-            rest.rest_frames = 0;
-            rest.rest_radius_sum = 0.0;
+            rest.forget_what_it_was_seen_as_at_rest();
             keep[ni] = false;
             events.retain(|e| !matches!(e, TrackEvent::Appeared { id, .. } if *id == new.id));
         }
