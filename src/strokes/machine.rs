@@ -2597,14 +2597,13 @@ impl FlungAtTheFrame {
         let axis = usize::from(velocity.y.abs() > velocity.x.abs());
         let side = velocity[axis].signum();
         let outward = velocity[axis] * side;
-        let contact_line = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
-        let to_go = contact_line - last.1[axis] * side;
+        let to_go = CONTACT_LINE_MM - last.1[axis] * side;
         if outward < FLUNG_SPEED || to_go > outward * step_s {
             return None;
         }
         let to_contact_s = to_go.max(0.0) / outward;
         let mut contact = last.1 + velocity * to_contact_s;
-        contact[axis] = side * contact_line;
+        contact[axis] = side * CONTACT_LINE_MM;
         Some(FlungAtTheFrame {
             piece,
             off: LeftTheBoard {
@@ -3339,10 +3338,9 @@ impl StoppedOnAPiece {
 /// Where a disc at `at` running along `direction` meets the frame's
 /// cushion (its rim touching it), board mm: `at` if it never does.
 fn where_it_meets_the_frame(at: Point2<f64>, direction: Vector2<f64>) -> Point2<f64> {
-    let contact_line = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
     let ahead = (0..2)
         .filter(|&axis| direction[axis] != 0.0)
-        .map(|axis| (contact_line * direction[axis].signum() - at[axis]) / direction[axis])
+        .map(|axis| (CONTACT_LINE_MM * direction[axis].signum() - at[axis]) / direction[axis])
         .fold(f64::INFINITY, f64::min)
         .max(0.0);
     if ahead.is_finite() {
@@ -3971,7 +3969,7 @@ fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]
         // jump takes much of its speed) and only the part of it still over
         // the surface was seen: its run is the two steps before, and it
         // was still going out.
-        let on_the_cushion = c.1[axis] * outward >= HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+        let on_the_cushion = seen_on_the_cushion(c.1[axis] * outward);
         earliest.is_some_and(|earliest| {
             let first = velocity_between(earliest, a);
             on_the_cushion
@@ -3987,9 +3985,8 @@ fn ran_at_the_frame(recent: &VecDeque<Positions>, id: TrackId, crossed: [f64; 2]
 /// [`AT_THE_CUSHION_MM`]; no piece lying on the board is there), or
 /// heading past the surface's edge within a frame.
 fn reached_the_frame(last_seen: Point2<f64>, heading_to: Point2<f64>) -> [f64; 2] {
-    let contact = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM - AT_THE_CUSHION_MM;
     [0, 1].map(|axis| {
-        if last_seen[axis].abs() >= contact {
+        if seen_on_the_cushion(last_seen[axis].abs()) {
             last_seen[axis].signum()
         } else if heading_to[axis].abs() >= HALF_SURFACE_MM {
             heading_to[axis].signum()
@@ -3997,6 +3994,17 @@ fn reached_the_frame(last_seen: Point2<f64>, heading_to: Point2<f64>) -> [f64; 2
             0.0
         }
     })
+}
+
+/// Where a carromman's rim meets the cushion: its centre's distance (mm)
+/// from the board's centre line.
+const CONTACT_LINE_MM: f64 = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+
+/// Whether a carromman seen `outward` mm (its centre) from the board's
+/// centre line towards a side lay on that side's cushion (within
+/// [`AT_THE_CUSHION_MM`] of [`CONTACT_LINE_MM`]).
+fn seen_on_the_cushion(outward: f64) -> bool {
+    outward >= CONTACT_LINE_MM - AT_THE_CUSHION_MM
 }
 
 /// A piece whose centre is seen this near (mm) the line where its rim
@@ -6160,7 +6168,7 @@ mod tests {
 
     #[test]
     fn a_piece_last_seen_on_the_cushion_reached_the_frame_whatever_its_track_heads() {
-        let contact = HALF_SURFACE_MM - CARROMMAN_RADIUS_MM;
+        let contact = CONTACT_LINE_MM;
         // Dev clip 2895: seen 2 mm short of the line, its track turned
         // back off the cushion by the prediction.
         let seen = Point2::new(contact - 2.0, -16.0);
