@@ -1884,10 +1884,24 @@ pub(super) fn foreground_boxes(
     let across = side.div_ceil(FOREGROUND_TILE_PX);
     tiles.clear();
     tiles.resize(across * across, false);
-    for (y, row) in mask.chunks_exact(side.max(1)).take(side).enumerate() {
-        let tile_row = &mut tiles[(y / FOREGROUND_TILE_PX) * across..][..across];
-        for (marked, run) in tile_row.iter_mut().zip(row.chunks(FOREGROUND_TILE_PX)) {
-            *marked |= run.iter().any(|&v| v != 0);
+    // A band of tile rows is ORed into one row first: a plain byte loop the
+    // compiler vectorises, where a test per tile per pixel row did not (it
+    // was 5 % of `carrom track`'s CPU).
+    let whole_rows = (mask.len() / side.max(1)).min(side);
+    let mut band = vec![0u8; side];
+    for (tile_y, rows) in mask[..whole_rows * side]
+        .chunks(FOREGROUND_TILE_PX * side.max(1))
+        .enumerate()
+    {
+        band.fill(0);
+        for row in rows.chunks_exact(side) {
+            for (any, &v) in band.iter_mut().zip(row) {
+                *any |= v;
+            }
+        }
+        let tile_row = &mut tiles[tile_y * across..][..across];
+        for (marked, run) in tile_row.iter_mut().zip(band.chunks(FOREGROUND_TILE_PX)) {
+            *marked = run.iter().any(|&v| v != 0);
         }
     }
     let mut boxes: Vec<PixelBox> = Vec::new();
