@@ -16,6 +16,8 @@ pub(super) struct RimScratch {
     stack: Vec<usize>,
     blob: Vec<usize>,
     hole: Vec<usize>,
+    /// A row of the box's foreground ORed over its neighbouring rows.
+    band: Vec<u8>,
 }
 
 /// The sizes a filled hole must have, in top-view pixels.
@@ -65,6 +67,8 @@ const OUTSIDE: u8 = 2;
 const BLOB_FOREGROUND: u8 = 3;
 const BLOB_HOLE: u8 = 4;
 const HOLE: u8 = 5;
+/// The border round the marks, which no flood fill enters.
+const PAD: u8 = 6;
 
 /// Fills, in the `side`-pixel square `mask` (nonzero is foreground), every
 /// hole of a piece's size and roundness: background pixels (4-connected)
@@ -128,46 +132,58 @@ fn fill_in_box(
     scratch: &mut RimScratch,
 ) -> usize {
     let (w, h) = (x1 - x0, y1 - y0);
+    // The marks are kept with a border of `PAD` a pixel wide, so a pixel's
+    // four neighbours are found without a division or a bounds test: the
+    // flood fills below were most of this function's time.
+    let row = w + 2;
+    let to_mask = |i: usize| (y0 + i / row - 1) * side + x0 + i % row - 1;
     let RimScratch {
         marks,
         stack,
         blob,
         hole,
+        band,
         ..
     } = scratch;
     marks.clear();
+    marks.resize(row * (h + 2), PAD);
     // The foreground grown by a pixel: a rim broken by a pixel or two where
-    // its edge met the wood's grain still encloses its face.
-    marks.resize(w * h, UNSEEN);
-    for y in y0..y1 {
-        for x in x0..x1 {
-            if mask[y * side + x] == 0 {
-                continue;
+    // its edge met the wood's grain still encloses its face. Rows are ORed
+    // over the box's rows next to each one, then across the columns.
+    band.clear();
+    band.resize(w, 0);
+    for y in 0..h {
+        band.fill(0);
+        for source in y.saturating_sub(1)..(y + 2).min(h) {
+            let start = (y0 + source) * side + x0;
+            for (any, &v) in band.iter_mut().zip(&mask[start..start + w]) {
+                *any |= v;
             }
-            for gy in y.max(y0 + 1) - 1..(y + 2).min(y1) {
-                let row = (gy - y0) * w;
-                for gx in x.max(x0 + 1) - 1..(x + 2).min(x1) {
-                    marks[row + gx - x0] = FOREGROUND;
-                }
-            }
+        }
+        let marks_row = &mut marks[(y + 1) * row + 1..][..w];
+        for (x, mark) in marks_row.iter_mut().enumerate() {
+            let near = band[x.saturating_sub(1)..(x + 2).min(w)]
+                .iter()
+                .any(|&v| v != 0);
+            *mark = if near { FOREGROUND } else { UNSEEN };
         }
     }
     // Everything reached from the box's border without crossing the grown
     // foreground lies outside every ring (the box's border lies outside the
     // foreground but at the view's edge).
     stack.clear();
-    for x in 0..w {
-        stack.extend([x, (h - 1) * w + x]);
+    for x in 1..=w {
+        stack.extend([row + x, h * row + x]);
     }
-    for y in 0..h {
-        stack.extend([y * w, y * w + w - 1]);
+    for y in 1..=h {
+        stack.extend([y * row + 1, y * row + w]);
     }
     while let Some(i) = stack.pop() {
         if marks[i] != UNSEEN {
             continue;
         }
         marks[i] = OUTSIDE;
-        push_unvisited(i, w, h, marks, stack, |m| m == UNSEEN);
+        push_unvisited(i, row, marks, stack, |m| m == UNSEEN);
     }
     // Each blob with what it encloses: a ring whose inside is speckled
     // (the face's grain crossing the threshold here and there) encloses
@@ -186,30 +202,26 @@ fn fill_in_box(
                 _ => continue,
             }
             blob.push(i);
-            push_unvisited(i, w, h, marks, stack, |m| m == UNSEEN || m == FOREGROUND);
+            push_unvisited(i, row, marks, stack, |m| m == UNSEEN || m == FOREGROUND);
         }
         if !blob.iter().any(|&i| marks[i] == BLOB_HOLE) {
             continue;
         }
         // The face: what the blob holds inside its ring (the pixel the
         // foreground was grown by aside) that is not foreground.
-        let at = |i: usize| mask[(y0 + i / w) * side + x0 + i % w];
         let enclosed = blob
             .iter()
-            .filter(|&&i| at(i) == 0 && !next_to(i, w, h, marks, OUTSIDE))
+            .filter(|&&i| mask[to_mask(i)] == 0 && !next_to(i, row, marks, OUTSIDE))
             .count();
-        let n = blob
-            .iter()
-            .filter(|&&i| fillable((y0 + i / w) * side + x0 + i % w))
-            .count();
+        let n = blob.iter().filter(|&&i| fillable(to_mask(i))).count();
         if 2 * n < blob.len() {
             continue;
         }
-        if enclosed >= sizes.min_area && blob.len() <= sizes.max_blob && round(blob, w) {
+        if enclosed >= sizes.min_area && blob.len() <= sizes.max_blob && round(blob, row) {
             // The whole blob but the pixel the foreground was grown by.
             for &i in blob.iter() {
-                if !next_to(i, w, h, marks, OUTSIDE) {
-                    mask[(y0 + i / w) * side + x0 + i % w] = u8::MAX;
+                if !next_to(i, row, marks, OUTSIDE) {
+                    mask[to_mask(i)] = u8::MAX;
                 }
             }
             filled += 1;
@@ -228,23 +240,16 @@ fn fill_in_box(
                 }
                 marks[i] = HOLE;
                 hole.push(i);
-                push_unvisited(i, w, h, marks, stack, |m| m == BLOB_HOLE);
+                push_unvisited(i, row, marks, stack, |m| m == BLOB_HOLE);
             }
-            if hole.len() < sizes.min_area || hole.len() > sizes.max_area || !round(hole, w) {
+            if hole.len() < sizes.min_area || hole.len() > sizes.max_area || !round(hole, row) {
                 continue;
             }
             // The hole and the pixel the foreground was grown by round it.
             for &i in hole.iter() {
-                let (x, y) = (i % w, i / w);
-                for (gx, gy) in [
-                    (x, y),
-                    (x.wrapping_sub(1), y),
-                    (x + 1, y),
-                    (x, y.wrapping_sub(1)),
-                    (x, y + 1),
-                ] {
-                    if gx < w && gy < h {
-                        mask[(y0 + gy) * side + x0 + gx] = u8::MAX;
+                for n in [i, i - 1, i + 1, i - row, i + row] {
+                    if marks[n] != PAD {
+                        mask[to_mask(n)] = u8::MAX;
                     }
                 }
             }
@@ -254,36 +259,27 @@ fn fill_in_box(
     filled
 }
 
+/// Pushes the 4-neighbours of `i` (in marks `row` wide with a `PAD` border,
+/// which `wanted` refuses) that `wanted` takes.
 fn push_unvisited(
     i: usize,
-    w: usize,
-    h: usize,
+    row: usize,
     marks: &[u8],
     stack: &mut Vec<usize>,
     wanted: impl Fn(u8) -> bool,
 ) {
-    let (x, y) = (i % w, i / w);
-    if x > 0 && wanted(marks[i - 1]) {
-        stack.push(i - 1);
-    }
-    if x + 1 < w && wanted(marks[i + 1]) {
-        stack.push(i + 1);
-    }
-    if y > 0 && wanted(marks[i - w]) {
-        stack.push(i - w);
-    }
-    if y + 1 < h && wanted(marks[i + w]) {
-        stack.push(i + w);
+    for n in [i - 1, i + 1, i - row, i + row] {
+        if wanted(marks[n]) {
+            stack.push(n);
+        }
     }
 }
 
-/// Whether pixel `i` of a box `w` by `h` has a 4-neighbour marked `mark`.
-fn next_to(i: usize, w: usize, h: usize, marks: &[u8], mark: u8) -> bool {
-    let (x, y) = (i % w, i / w);
-    (x > 0 && marks[i - 1] == mark)
-        || (x + 1 < w && marks[i + 1] == mark)
-        || (y > 0 && marks[i - w] == mark)
-        || (y + 1 < h && marks[i + w] == mark)
+/// Whether pixel `i` of marks `row` wide has a 4-neighbour marked `mark`.
+fn next_to(i: usize, row: usize, marks: &[u8], mark: u8) -> bool {
+    [i - 1, i + 1, i - row, i + row]
+        .into_iter()
+        .any(|n| marks[n] == mark)
 }
 
 /// Whether `pixels` (indices into rows `w` long) make a roundish shape:
