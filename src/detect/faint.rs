@@ -180,12 +180,12 @@ impl FaintSearch {
         self.difference.resize(n, 0.0);
         for y in y0..=y1 {
             let (first, end) = (y * side + x0, y * side + x1 + 1);
-            let pixels = bgr[3 * first..3 * end].chunks_exact(3);
-            let board = self.reference[3 * first..3 * end].chunks_exact(3);
+            let (pixels, _) = bgr[3 * first..3 * end].as_chunks::<3>();
+            let (board, _) = self.reference[3 * first..3 * end].as_chunks::<3>();
             let outs = self.difference[first..end]
                 .iter_mut()
                 .zip(&usable[first..end]);
-            for ((out, &compared), (pixel, board)) in outs.zip(pixels.zip(board)) {
+            for ((out, &compared), (pixel, board)) in outs.zip(pixels.iter().zip(board)) {
                 let largest = (0..3)
                     .map(|c| (f32::from(pixel[c]) - gain * board[c]).abs())
                     .fold(0.0f32, f32::max);
