@@ -798,20 +798,57 @@ fn disc_pixels_on_grid(
     step: usize,
 ) -> impl Iterator<Item = usize> {
     let step = step.max(1);
-    let r2 = radius * radius;
     let on_grid = move |from: f64| (from.floor().max(0.0) as usize).div_ceil(step) * step;
-    let rows = (on_grid(row - radius)
-        ..=((row + radius).ceil().max(0.0) as usize).min(height.saturating_sub(1)))
-        .step_by(step);
-    rows.flat_map(move |y| {
-        let columns = (on_grid(column - radius)
-            ..=((column + radius).ceil().max(0.0) as usize).min(width.saturating_sub(1)))
-            .step_by(step);
-        columns.filter_map(move |x| {
-            let (dx, dy) = (x as f64 - column, y as f64 - row);
-            (dx * dx + dy * dy <= r2).then_some(y * width + x)
-        })
-    })
+    let last = |to: f64, size: usize| (to.ceil().max(0.0) as usize).min(size.saturating_sub(1));
+    let (x_first, y_first) = (on_grid(column - radius), on_grid(row - radius));
+    DiscPixels {
+        width,
+        centre: (column, row),
+        r2: radius * radius,
+        step,
+        x_first,
+        x_last: last(column + radius, width),
+        x: x_first,
+        y: y_first,
+        y_last: last(row + radius, height),
+    }
+}
+
+/// The state of [`disc_pixels_on_grid`]'s walk, row by row: a plain loop,
+/// where nested iterator adapters cost 1.3 % of `carrom track`'s CPU.
+struct DiscPixels {
+    width: usize,
+    centre: (f64, f64),
+    r2: f64,
+    step: usize,
+    /// The grid's columns and rows within the disc's box, inclusive.
+    x_first: usize,
+    x_last: usize,
+    y_last: usize,
+    /// The next pixel looked at.
+    x: usize,
+    y: usize,
+}
+
+impl Iterator for DiscPixels {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.y <= self.y_last {
+            let dy = self.y as f64 - self.centre.1;
+            while self.x <= self.x_last {
+                let x = self.x;
+                self.x += self.step;
+                let dx = x as f64 - self.centre.0;
+                if dx * dx + dy * dy <= self.r2 {
+                    return Some(self.y * self.width + x);
+                }
+            }
+            self.y += self.step;
+            self.x = self.x_first;
+        }
+        None
+    }
 }
 
 /// A foreground threshold from sampled differences: the typical difference
@@ -913,6 +950,38 @@ mod tests {
         assert_eq!(model.unseen_fraction(10.0, 10.0, 3.0), 0.0);
         model.foreground(&frame, &mut mask);
         assert!(mask.iter().all(|&m| m == 0), "the print is the board now");
+    }
+
+    #[test]
+    fn disc_pixels_on_a_grid_are_every_grid_pixel_within_the_radius_in_reading_order() {
+        let (w, h) = (23, 17);
+        let discs = [
+            (11.0, 8.0, 5.0),
+            (0.3, 0.7, 4.2),
+            (22.5, 16.2, 6.0),
+            (-3.0, 5.0, 4.0),
+            (30.0, 30.0, 2.0),
+            (7.5, 9.25, 0.0),
+            (12.0, 6.0, 40.0),
+        ];
+        for (column, row, radius) in discs {
+            for step in [1, 2, 3] {
+                let expected: Vec<usize> = (0..h)
+                    .filter(|y| y % step == 0)
+                    .flat_map(|y| (0..w).filter(|x| x % step == 0).map(move |x| (x, y)))
+                    .filter(|&(x, y)| {
+                        (x as f64 - column).powi(2) + (y as f64 - row).powi(2) <= radius * radius
+                    })
+                    .map(|(x, y)| y * w + x)
+                    .collect();
+                let got: Vec<usize> =
+                    disc_pixels_on_grid(w, h, column, row, radius, step).collect();
+                assert_eq!(
+                    got, expected,
+                    "disc ({column}, {row}, {radius}), step {step}"
+                );
+            }
+        }
     }
 
     use crate::detect::test_noise as noise;
