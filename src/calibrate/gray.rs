@@ -120,8 +120,8 @@ impl GrayImage {
             return None;
         }
         // Truncation is the floor here (both are non-negative), and spares
-        // a call to libm's `floor` per sample on CPUs the build assumes
-        // lack SSE4.1.
+        // a call into libm's `floor` per sample: the default x86-64 target
+        // has no SSE4.1 rounding instruction to inline.
         let (x0, y0) = (x as usize, y as usize);
         if x0 + 1 >= self.width || y0 + 1 >= self.height {
             return None;
