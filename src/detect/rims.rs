@@ -247,7 +247,7 @@ fn fill_in_box(
             }
             // The hole and the pixel the foreground was grown by round it.
             for &i in hole.iter() {
-                for n in [i, i - 1, i + 1, i - row, i + row] {
+                for n in std::iter::once(i).chain(four_neighbours(i, row)) {
                     if marks[n] != PAD {
                         mask[to_mask(n)] = u8::MAX;
                     }
@@ -268,7 +268,7 @@ fn push_unvisited(
     stack: &mut Vec<usize>,
     wanted: impl Fn(u8) -> bool,
 ) {
-    for n in [i - 1, i + 1, i - row, i + row] {
+    for n in four_neighbours(i, row) {
         if wanted(marks[n]) {
             stack.push(n);
         }
@@ -277,9 +277,15 @@ fn push_unvisited(
 
 /// Whether pixel `i` of marks `row` wide has a 4-neighbour marked `mark`.
 fn next_to(i: usize, row: usize, marks: &[u8], mark: u8) -> bool {
-    [i - 1, i + 1, i - row, i + row]
+    four_neighbours(i, row)
         .into_iter()
         .any(|n| marks[n] == mark)
+}
+
+/// The 4-neighbours of pixel `i` of marks `row` wide: all exist for a pixel
+/// of the box, within the `PAD` border.
+fn four_neighbours(i: usize, row: usize) -> [usize; 4] {
+    [i - 1, i + 1, i - row, i + row]
 }
 
 /// Whether `pixels` (indices into rows `w` long) make a roundish shape:
