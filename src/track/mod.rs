@@ -691,14 +691,26 @@ impl Tracker {
             .iter()
             .map(|track| predict_with_cushions(track, dt))
             .unzip();
-        // First pass: pairs within the motion gate, nearest first.
+        // First pass: pairs within the motion gate, nearest first. A piece
+        // heading over a pocket's mouth may drop in (its prediction runs on
+        // straight) or come off the cushion beside it (clips 2894 and
+        // 2912: a piece followed into a corner was lost as it came back,
+        // and taken as pocketed): a disc on either course is it.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let gate = self.options.gate_mm + self.options.gate_speed_fraction * track.speed() * dt;
+            let beside_mouth = rebound_beside_a_mouth(track, dt);
             for (di, detection) in detections.discs.iter().enumerate() {
-                let distance = (detection.centre - predicted[ti]).norm();
+                let mut distance = (detection.centre - predicted[ti]).norm();
+                let mut folds = bounced[ti];
+                if let Some((folded, axes)) = beside_mouth {
+                    let off_cushion = (detection.centre - folded).norm();
+                    if off_cushion < distance {
+                        (distance, folds) = (off_cushion, axes);
+                    }
+                }
                 if distance <= gate && within_reach(track, detection, dt) {
-                    pairs.push((distance + class_penalty(track, detection), ti, di));
+                    pairs.push((distance + class_penalty(track, detection), ti, di, folds));
                 }
             }
         }
@@ -707,7 +719,6 @@ impl Tracker {
             &mut track_matched,
             &mut detection_used,
             detections,
-            &bounced,
             dt,
         );
         // Second pass: a struck piece jumps; pair the rest by class over a wide
@@ -731,7 +742,7 @@ impl Tracker {
                     && within_reach(track, detection, dt)
                     && ahead_of(track, bounced[ti], detection.centre, dt)
                 {
-                    pairs.push((distance, ti, di));
+                    pairs.push((distance, ti, di, bounced[ti]));
                 }
             }
         }
@@ -740,7 +751,6 @@ impl Tracker {
             &mut track_matched,
             &mut detection_used,
             detections,
-            &bounced,
             dt,
         );
 
@@ -1324,23 +1334,25 @@ impl Tracker {
         );
     }
 
+    /// Pairs tracks and detections, nearest first: each pair is a cost, a
+    /// track's index, a detection's, and the axes the track's prediction
+    /// bounced on to meet it.
     fn assign(
         &mut self,
-        pairs: &mut [(f64, usize, usize)],
+        pairs: &mut [(f64, usize, usize, [bool; 2])],
         track_matched: &mut [bool],
         detection_used: &mut [bool],
         detections: &Detections,
-        bounced: &[[bool; 2]],
         dt: f64,
     ) {
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for &(_, ti, di) in pairs.iter() {
+        for &(_, ti, di, bounced) in pairs.iter() {
             if track_matched[ti] || detection_used[di] {
                 continue;
             }
             track_matched[ti] = true;
             detection_used[di] = true;
-            rebound(&mut self.tracks[ti], bounced[ti]);
+            rebound(&mut self.tracks[ti], bounced);
             apply_detection(
                 &mut self.tracks[ti],
                 &detections.discs[di],
@@ -1430,6 +1442,25 @@ fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
     if track.speed() > MAX_PIECE_SPEED_MM_S || crosses_a_mouth(track.position, straight) {
         return (straight, [false; 2]);
     }
+    fold_off_cushions(track, straight)
+}
+
+/// Where `track` will be after `dt` if its path over a pocket's mouth
+/// (where [`predict_with_cushions`] runs it on straight) instead takes it
+/// off the cushion beside the mouth, with the axes it bounced on; `None`
+/// where its path crosses no mouth or meets no cushion.
+fn rebound_beside_a_mouth(track: &Track, dt: f64) -> Option<(Point2<f64>, [bool; 2])> {
+    let straight = track.position + track.velocity * dt;
+    if track.speed() > MAX_PIECE_SPEED_MM_S || !crosses_a_mouth(track.position, straight) {
+        return None;
+    }
+    let (folded, bounced) = fold_off_cushions(track, straight);
+    bounced.contains(&true).then_some((folded, bounced))
+}
+
+/// `straight`, where `track` heads, folded back off each cushion its
+/// motion would carry it through.
+fn fold_off_cushions(track: &Track, straight: Point2<f64>) -> (Point2<f64>, [bool; 2]) {
     let limit = HALF_SURFACE_MM - track.radius_mm();
     let mut folded = straight;
     let mut bounced = [false; 2];
@@ -1900,6 +1931,53 @@ mod tests {
         // predicted where the piece goes.
         let vx = tracker.tracks().next().map_or(f64::NAN, |t| t.velocity.x);
         assert!(vx > 1000.0, "moving east after the bounce at {vx} mm/s");
+    }
+
+    #[test]
+    fn a_piece_heading_over_a_mouth_is_followed_off_the_cushion_beside_it() {
+        // Clip 2894: a piece followed (as a white) into the SW corner, its
+        // path over the pocket's mouth, comes back off the south cushion
+        // beside it and is seen there as a black: too far from its straight
+        // course to be paired, and of another colour than its track.
+        let course = [
+            (-198.0, -218.0),
+            (-232.0, -258.0),
+            (-252.0, -284.0),
+            (-274.0, -312.0),
+            (-294.0, -338.0),
+            (-310.0, -348.0),
+        ];
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for (i, &(x, y)) in course.iter().enumerate() {
+            feed(
+                &mut tracker,
+                frame(i as u64, vec![disc(Piece::White, x, y)]),
+            );
+        }
+        let white = tracker
+            .tracks()
+            .next()
+            .map(|t| t.id)
+            .expect("the white's track");
+        let seen = feed(
+            &mut tracker,
+            frame(6, vec![disc(Piece::Black, -329.6, -324.0)]),
+        );
+        let track = seen
+            .tracks
+            .iter()
+            .find(|t| t.id == white)
+            .expect("still followed");
+        assert!(
+            (track.position - Point2::new(-329.6, -324.0)).norm() < 1.0,
+            "followed to the disc off the cushion, at {:?}",
+            track.position
+        );
+        assert!(
+            track.velocity.y > 0.0,
+            "coming back north: {:?}",
+            track.velocity
+        );
     }
 
     fn id_of(frame: &TrackFrame, piece: Piece) -> Vec<TrackId> {
