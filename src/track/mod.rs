@@ -333,8 +333,8 @@ const REFOUND_POCKET_CLEARANCE_MM: f64 = 2.0 * POCKET_RADIUS_MM;
 const LOOKED_FOR_S: f64 = 10.0;
 
 /// The piece lost lately that a tentative track is, if any (the memory is
-/// used up).
-fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> {
+/// used up), as it was when lost.
+fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<LostPiece> {
     let i = lost.iter().position(|lost| {
         !lost.taken_far
             && lost.piece == track.piece
@@ -342,8 +342,8 @@ fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> 
             && (lost.at - track.position).norm() <= REFOUND_REACH_MM
             && not_behind(lost, track.position)
     })?;
-    let id = lost[i].id;
-    if lost[i].still_under_a_hand && (lost[i].at - track.position).norm() > LAY_WHERE_LOST_MM {
+    let found = lost[i];
+    if found.still_under_a_hand && (found.at - track.position).norm() > LAY_WHERE_LOST_MM {
         // Clip 2808: a white lost under the striking player's fingers on
         // the base line gave its identity to a ghost of the drawing 370 mm
         // away, and lay there unfollowed until it was knocked off the board.
@@ -351,7 +351,7 @@ fn refound(lost: &mut Vec<LostPiece>, track: &Track, t: f64) -> Option<TrackId> 
     } else {
         lost.remove(i);
     }
-    Some(id)
+    Some(found)
 }
 
 /// A piece lost speeding at least this fast (mm/s) is not found again
@@ -765,6 +765,16 @@ impl Tracker {
                     // Confirmed in an earlier frame; nothing new.
                 } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
                     let found_again = refound(&mut self.recently_lost, track, t);
+                    if found_again.is_some_and(|lost| !not_behind(&lost, track.first_seen_at)) {
+                        // Clip 2906: a track first seen on a white at rest
+                        // jumped to where a white was just lost, and kept
+                        // the jump as its velocity, sending it at a pocket.
+                        // Its first sightings lie behind the lost piece's
+                        // course, so they were another disc: the piece's
+                        // motion is not known yet.
+                        track.velocity = Vector2::zeros();
+                    }
+                    let found_again = found_again.map(|lost| lost.id);
                     if found_again.is_some()
                         || arrived_moving(track, self.options.arrival_move_mm)
                         || near_hand(&self.recent_hands, track.position)
@@ -1978,6 +1988,56 @@ mod tests {
             "coming back north: {:?}",
             track.velocity
         );
+    }
+
+    #[test]
+    fn a_piece_found_again_by_a_track_first_seen_behind_it_keeps_no_velocity() {
+        // Clip 2906: a white lost running north at 1.2 m/s; a tentative
+        // track first seen on another white lying behind it jumps to the
+        // lost white's disc and is confirmed as it, found again: its jump
+        // is no velocity of the lost piece.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for (i, y) in [222.0, 262.0, 302.0].into_iter().enumerate() {
+            feed(
+                &mut tracker,
+                frame(i as u64, vec![disc(Piece::White, 246.0, y)]),
+            );
+        }
+        let lost = tracker
+            .tracks()
+            .next()
+            .map(|t| t.id)
+            .expect("the white's track");
+        let mut seen = Vec::new();
+        for i in 3..5 {
+            seen.push(feed(&mut tracker, frame(i, Vec::new())));
+        }
+        seen.push(feed(
+            &mut tracker,
+            frame(5, vec![disc(Piece::White, 158.0, 212.0)]),
+        ));
+        seen.push(feed(
+            &mut tracker,
+            frame(6, vec![disc(Piece::White, 262.0, 300.0)]),
+        ));
+        assert!(seen.iter().any(|f| f
+            .events
+            .iter()
+            .any(|e| matches!(e, TrackEvent::Vanished { id, .. } if *id == lost))));
+        let found = seen[3].events.iter().find_map(|e| match *e {
+            TrackEvent::Appeared {
+                id,
+                found_again: Some(was),
+                ..
+            } if was == lost => Some(id),
+            _ => None,
+        });
+        let track = seen[3]
+            .tracks
+            .iter()
+            .find(|t| Some(t.id) == found)
+            .expect("the white found again");
+        assert!(track.speed() < 1.0, "velocity {:?}", track.velocity);
     }
 
     fn id_of(frame: &TrackFrame, piece: Piece) -> Vec<TrackId> {
