@@ -2926,8 +2926,63 @@ fn followed_the_same_piece(
             && f.disc(other)
                 .is_some_and(|(b, _)| (b - last_seen).norm() <= HANDED_ON_MM)
     });
-    overlapped || handed_on
+    overlapped || handed_on || moved_as_one_blur(recent, lost, other)
 }
+
+/// Whether `other` moved in step with `lost` over `lost`'s last
+/// [`IN_STEP_STEPS`] steps, lying on `lost`'s course within one blur's
+/// span of it (a step and both radii): two discs the detector found on one
+/// piece's blur. Two pieces do not slide on in step like that: the one
+/// struck runs off faster than the one that struck it (clip 2980: two
+/// tracks born on the striker's blur took the white it hit on, 35 mm
+/// apart, and the one behind was lost by the SW pocket and taken as
+/// pocketed while the other followed the white to rest).
+fn moved_as_one_blur(recent: &VecDeque<Positions>, lost: TrackId, other: TrackId) -> bool {
+    // Each frame both were seen in: its time, their centres and their radii
+    // summed.
+    let both: Vec<(f64, Point2<f64>, Point2<f64>, f64)> = recent
+        .iter()
+        .filter_map(|f| {
+            let ((a, ra), (b, rb)) = (f.disc(lost)?, f.disc(other)?);
+            Some((f.t, a, b, ra + rb))
+        })
+        .collect();
+    let last_seen_together = recent
+        .iter()
+        .rev()
+        .find_map(|f| f.disc(lost).map(|_| f.disc(other).is_some()));
+    if last_seen_together != Some(true) || both.len() <= IN_STEP_STEPS {
+        return false;
+    }
+    both[both.len() - IN_STEP_STEPS - 1..].windows(2).all(|w| {
+        let ((t0, a0, b0, _), (t1, a1, b1, radii)) = (w[0], w[1]);
+        let (step_a, step_b) = (a1 - a0, b1 - b0);
+        let length = step_a.norm();
+        let apart = b1 - a1;
+        let along = apart.dot(&step_a) / length.max(f64::EPSILON);
+        let aside = (apart.norm_squared() - along * along).max(0.0).sqrt();
+        t1 - t0 <= IN_STEP_GAP_S
+            && length >= CARROMMAN_RADIUS_MM
+            && (step_a - step_b).norm() <= IN_STEP_SLACK_MM
+            && aside <= IN_STEP_ASIDE_MM
+            && apart.norm() <= length + radii
+    })
+}
+
+/// Steps of a piece's course over which two tracks moving in step were
+/// one blurred piece ([`moved_as_one_blur`]).
+const IN_STEP_STEPS: usize = 3;
+
+/// Largest difference (mm) between the steps of two tracks on one blur
+/// over a frame (the detector's two centres wander along the streak).
+const IN_STEP_SLACK_MM: f64 = 0.75 * CARROMMAN_RADIUS_MM;
+
+/// Farthest (mm) two discs on one blur lie from each other's course.
+const IN_STEP_ASIDE_MM: f64 = 0.5 * CARROMMAN_RADIUS_MM;
+
+/// Longest time (s) between two sightings taken as one step (two frames at
+/// 30 fps).
+const IN_STEP_GAP_S: f64 = 0.07;
 
 /// Whether `id` was seen within [`STILL_JITTER_MM`] of `spot` in each of
 /// `frames` of `recent`.
@@ -5597,6 +5652,48 @@ mod tests {
             on_the_spot,
             TrackId(40)
         ));
+    }
+
+    #[test]
+    fn two_tracks_moving_in_step_along_one_course_are_one_blurred_piece() {
+        // Clip 2980: tracks 64 and 65 on one white sliding SW at about 45 mm
+        // a frame, 64 some 35 mm ahead of 65 on its course, both seen in
+        // every frame; 65 is lost after the fifth.
+        let course = [
+            (-172.0, -86.0),
+            (-198.0, -121.0),
+            (-220.0, -156.0),
+            (-242.0, -182.0),
+        ];
+        let frames = |ahead: Vector2<f64>, pace: f64| -> VecDeque<Positions> {
+            course
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y))| {
+                    let behind = Point2::new(x, y);
+                    let first = Point2::new(course[0].0, course[0].1);
+                    let front = first + (behind - first) * pace + ahead;
+                    Positions {
+                        t: i as f64 * FRAME_S,
+                        discs: vec![
+                            (TrackId(65), behind, CARROMMAN_RADIUS_MM),
+                            (TrackId(64), front, CARROMMAN_RADIUS_MM),
+                        ],
+                        tentative: Vec::new(),
+                    }
+                })
+                .collect()
+        };
+        let last_seen = Point2::new(-242.0, -182.0);
+        let twins = |recent: &VecDeque<Positions>| {
+            followed_the_same_piece(recent, TrackId(65), last_seen, TrackId(64))
+        };
+        assert!(twins(&frames(Vector2::new(-21.0, -28.0), 1.0)));
+        // Side by side, a diameter and a half apart across the course: two
+        // pieces.
+        assert!(!twins(&frames(Vector2::new(40.0, -30.0), 1.0)));
+        // Ahead on the course but half as fast again: the piece it struck.
+        assert!(!twins(&frames(Vector2::new(-21.0, -28.0), 1.5)));
     }
 
     #[test]
