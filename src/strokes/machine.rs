@@ -631,6 +631,22 @@ impl StrokeMachine {
                     "the striker at rest was followed as a {piece}: its outline measures a striker's size"
                 ),
             });
+            // Clip 2988: a second track on the striker's blur took the
+            // white it struck and went into the SW pocket with it, while the
+            // striker came to rest followed as a white.
+            let pocketed = &mut stroke.stroke.pocketed;
+            if let Some(i) = pocketed.iter().position(|p| p.piece == Piece::Striker) {
+                let gone = pocketed.remove(i);
+                let at = rest.pieces.iter().find(|p| p.piece == Piece::Striker);
+                stroke.vision.alerts.push(VisionNote {
+                    t: gone.t.unwrap_or(rest.t),
+                    message: format!(
+                        "the striker taken as going into the {} pocket rests on the board{}: it did not go in",
+                        gone.pocket.map_or("a", |p| p.name()),
+                        at.map_or(String::new(), |p| format!(" at ({:.0}, {:.0}) mm", p.x, p.y))
+                    ),
+                });
+            }
         }
         if stroke.vision.doubted_overboard.is_empty() {
             return;
@@ -7449,6 +7465,16 @@ mod tests {
     /// leaving over the frame that the count at rest disproves
     /// (`whites_before`, 5 and the disc after).
     fn disc_at_rest_followed_as_a_white(radius: f64, whites_before: u32) -> SeenStroke {
+        disc_at_rest_followed_as_a_white_after(radius, whites_before, Vec::new())
+    }
+
+    /// As [`disc_at_rest_followed_as_a_white`], with `pocketed` seen going
+    /// in during the stroke.
+    fn disc_at_rest_followed_as_a_white_after(
+        radius: f64,
+        whites_before: u32,
+        pocketed: Vec<PocketedPiece>,
+    ) -> SeenStroke {
         let carrommen = [
             (Piece::White, -150.0, 60.0),
             (Piece::White, 40.0, 180.0),
@@ -7482,6 +7508,7 @@ mod tests {
         }];
         reconcile_exits(&mut stroke, &at_rest, &[]);
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+        stroke.stroke.pocketed = pocketed;
         let mut rest = RestSnapshot::of(&at_rest, None);
         rest.refine(&image, &view, Shift::NONE, None);
         stroke.vision.rest = Some(rest);
@@ -7489,6 +7516,38 @@ mod tests {
         machine.finished.push(stroke);
         machine.outlines_looked_at(at_rest.index);
         machine.finished.pop().unwrap()
+    }
+
+    #[test]
+    fn a_striker_pocketing_is_withdrawn_when_the_striker_is_found_at_rest_by_its_size() {
+        // Clip 2988: a second track on the striker's blur went into the SW
+        // pocket with the white the striker struck.
+        let went_in = |piece| PocketedPiece {
+            piece,
+            pocket: Some(Pocket::Sw),
+            t: Some(0.9),
+            late: false,
+        };
+        let stroke = disc_at_rest_followed_as_a_white_after(
+            STRIKER_RADIUS_MM,
+            6,
+            vec![went_in(Piece::Striker), went_in(Piece::White)],
+        );
+        let pieces: Vec<Piece> = stroke.stroke.pocketed.iter().map(|p| p.piece).collect();
+        assert_eq!(pieces, [Piece::White], "{:?}", stroke.vision.alerts);
+        assert!(alerted(&stroke, "it did not go in"));
+        // A carromman's size at rest leaves the striker in the pocket.
+        let stroke = disc_at_rest_followed_as_a_white_after(
+            CARROMMAN_RADIUS_MM,
+            6,
+            vec![went_in(Piece::Striker)],
+        );
+        assert_eq!(
+            stroke.stroke.pocketed.len(),
+            1,
+            "{:?}",
+            stroke.vision.alerts
+        );
     }
 
     #[test]
