@@ -25,7 +25,7 @@ use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
     seat_at, striker_placement, Piece, Placement, Pocket, Seat,
 };
-use crate::track::{Track, TrackEvent, TrackFrame, TrackId};
+use crate::track::{stops_short_of_a_hole_from, Track, TrackEvent, TrackFrame, TrackId};
 
 /// Tuning of the stroke machine.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -1771,8 +1771,26 @@ impl StrokeMachine {
                     }
                 }
                 // Where it left the board: into a pocket, or over the edge.
-                // Whether it ran hard at the frame it went over.
-                let (exit, ran) = match where_it_went(&options, last_seen, heading_to) {
+                // Whether it ran hard at the frame it went over. One lost by
+                // a pocket creeping away from it, or lying still, short of
+                // its hole, lies on the lip unless something knocks it in
+                // (clip 3017: a white that came back off the cushion to
+                // rest 40 mm from the NE pocket's centre went from sight
+                // and was taken as pocketed). One creeping towards the hole
+                // may be seen lagging behind: it is judged as going in.
+                let went = where_it_went(&options, last_seen, heading_to);
+                let velocity = velocity_towards(last_seen, heading_to, speed);
+                let on_a_lip = match went {
+                    Exit::Pocket(pocket)
+                        if velocity.dot(&(pocket_centre(pocket) - last_seen)) <= 0.0
+                            && stops_short_of_a_hole_from(last_seen, velocity) =>
+                    {
+                        Some(pocket)
+                    }
+                    _ => None,
+                };
+                let (exit, ran) = match went {
+                    _ if on_a_lip.is_some() => (Exit::Nowhere, false),
                     // Lost short of the edge, but seen where its rim met the
                     // cushion, or heading past the edge within a frame, and
                     // running hard at the frame: it jumped. (Only with the
@@ -1943,10 +1961,19 @@ impl StrokeMachine {
                                             .map(|twin| (twin.id, piece)),
                                     );
                                 }
+                                let whereabouts = on_a_lip.map_or_else(
+                                    || "away from pockets and edges".to_string(),
+                                    |pocket| {
+                                        format!(
+                                            "creeping on the {} pocket's lip, short of its hole",
+                                            pocket.name()
+                                        )
+                                    },
+                                );
                                 current.vision.alerts.push(VisionNote {
                                     t,
                                     message: format!(
-                                        "lost sight of a {piece} at ({:.0}, {:.0}) mm, away from pockets and edges",
+                                        "lost sight of a {piece} at ({:.0}, {:.0}) mm, {whereabouts}",
                                         last_seen.x, last_seen.y
                                     ),
                                 });
@@ -3682,8 +3709,21 @@ fn knocks_on(
         .rev()
         .find_map(|frame| frame.disc(lost))
         .map_or(CARROMMAN_RADIUS_MM, |(_, r)| r);
+    // A piece seen lying at `at` a frame after a disc met it was not sent
+    // off by it (clip 3017: a black came to rest against a white on the NE
+    // pocket's lip, and the white, seen on its spot after that and lost
+    // from sight later, was taken as knocked in).
+    let lay_there_after = |t: f64| {
+        recent.iter().filter(|f| f.t > t).skip(1).any(|f| {
+            f.disc(lost)
+                .is_some_and(|(seen, _)| (seen - at).norm() <= STILL_JITTER_MM)
+        })
+    };
     let mut knocks = Vec::new();
     for (before, after) in recent.iter().zip(recent.iter().skip(1)) {
+        if lay_there_after(after.t) {
+            continue;
+        }
         for &(id, a, r) in before.discs.iter().filter(|(id, _, _)| *id != lost) {
             let r = if id == striker { STRIKER_RADIUS_MM } else { r };
             let Some((b, _)) = after.disc(id) else {
@@ -3982,6 +4022,18 @@ fn first_within(
     }
     let s = (-qb - discriminant.sqrt()) / (2.0 * qa);
     (0.0..=1.0).contains(&s).then(|| a + d * s)
+}
+
+/// The velocity (mm/s) of a piece last seen at `last_seen` heading for
+/// `heading_to` at `speed`.
+fn velocity_towards(last_seen: Point2<f64>, heading_to: Point2<f64>, speed: f64) -> Vector2<f64> {
+    let way = heading_to - last_seen;
+    let length = way.norm();
+    if length > 0.0 {
+        way * (speed / length)
+    } else {
+        Vector2::zeros()
+    }
 }
 
 fn where_it_went(
@@ -5751,6 +5803,95 @@ mod tests {
         assert_eq!(
             knocked_towards(&struck_mid, TrackId(3), mid_board, TrackId(9)),
             None
+        );
+    }
+
+    #[test]
+    fn a_piece_seen_lying_where_it_was_after_a_disc_met_it_was_not_knocked() {
+        // Clip 3017: a white lying at (330, 311) mm by the NE pocket; a black
+        // comes to rest against it, the white is seen on its spot for three
+        // more frames, then lost from sight.
+        let lying = Point2::new(330.0, 311.0);
+        let black = [
+            (334.0, 286.0),
+            (316.0, 286.0),
+            (310.0, 284.0),
+            (309.0, 284.0),
+        ];
+        let frames = |white_seen_after: bool| -> VecDeque<Positions> {
+            (0..7)
+                .map(|i| {
+                    let (x, y) = black[i.min(black.len() - 1)];
+                    let mut discs = vec![(TrackId(13), Point2::new(x, y), CARROMMAN_RADIUS_MM)];
+                    if i == 0 || (white_seen_after && i >= 3) {
+                        discs.push((TrackId(14), lying, CARROMMAN_RADIUS_MM));
+                    }
+                    Positions {
+                        t: i as f64 * FRAME_S,
+                        discs,
+                        tentative: Vec::new(),
+                    }
+                })
+                .collect()
+        };
+        // Not seen again after the black met it: knocked towards the pocket.
+        assert_eq!(
+            knocked_towards(&frames(false), TrackId(14), lying, TrackId(9))
+                .map(|(pocket, _)| pocket),
+            Some(Pocket::Ne)
+        );
+        // Seen lying there after: the black did not move it.
+        assert_eq!(
+            knocked_towards(&frames(true), TrackId(14), lying, TrackId(9)),
+            None
+        );
+    }
+
+    #[test]
+    fn a_piece_lost_creeping_away_from_a_pocket_on_its_lip_is_not_pocketed() {
+        // Clip 3017: a white lost at rest 40 mm from the NE pocket's centre.
+        let centre = pocket_centre(Pocket::Ne);
+        let on_the_lip = centre - Vector2::new(16.0, 35.0);
+        assert!(stops_short_of_a_hole_from(
+            on_the_lip,
+            Vector2::new(0.0, 70.0)
+        ));
+        // Running at the hole, it drops in.
+        assert!(!stops_short_of_a_hole_from(
+            on_the_lip,
+            Vector2::new(0.0, 400.0)
+        ));
+        // The striker shot away west; the white, nudged, creeps west along
+        // the lip at 70 mm/s, away from the hole, and goes from sight there.
+        // (One lost creeping towards the hole is taken as going in: see
+        // `a_piece_lost_creeping_onto_a_pockets_lip_and_seen_there_again_stayed`.)
+        let rest = Point2::new(-200.0, 100.0);
+        let creep = Vector2::new(-70.0 * FRAME_S, 0.0);
+        let start = on_the_lip - creep * 8.0;
+        let strokes = run((0..70).map(|i: u32| {
+            let striker = match i {
+                0..10 => placed_north(),
+                10..20 => placed_north() + (rest - placed_north()) * (f64::from(i - 10) / 10.0),
+                _ => rest,
+            };
+            let mut discs = vec![disc(Piece::Striker, striker)];
+            match i {
+                0..10 => discs.push(disc(Piece::White, start)),
+                10..=18 => discs.push(disc(Piece::White, start + creep * f64::from(i - 10))),
+                _ => {}
+            }
+            discs
+        }));
+        assert_eq!(strokes.len(), 1);
+        assert!(
+            strokes[0].stroke.pocketed.is_empty(),
+            "{:?}",
+            strokes[0].stroke
+        );
+        assert!(
+            alerted(&strokes[0], "pocket's lip"),
+            "{:?}",
+            strokes[0].vision.alerts
         );
     }
 

@@ -439,19 +439,26 @@ fn lose(
 }
 
 /// Whether `track`, creeping, comes to rest clear of the nearest pocket's
-/// hole even on a board slicker than any powdered one: a piece lost there
-/// lies on the lip (often half in a pocket's shadow), not in the pocket.
+/// hole (see [`stops_short_of_a_hole_from`]).
 fn stops_short_of_a_hole(track: &Track) -> bool {
-    let speed = track.speed();
+    stops_short_of_a_hole_from(track.position, track.velocity)
+}
+
+/// Whether a piece at `at` creeping at `velocity` (mm/s) comes to rest
+/// clear of the nearest pocket's hole even on a board slicker than any
+/// powdered one: a piece lost there lies on the lip (often half in a
+/// pocket's shadow), not in the pocket.
+pub fn stops_short_of_a_hole_from(at: Point2<f64>, velocity: Vector2<f64>) -> bool {
+    let speed = velocity.norm();
     if speed > CREEPING_MM_S {
         return false;
     }
     let slide = if speed > 0.0 {
-        track.velocity / speed * speed.powi(2) / (2.0 * SLICKEST_DECELERATION_MM_S2)
+        velocity / speed * speed.powi(2) / (2.0 * SLICKEST_DECELERATION_MM_S2)
     } else {
         Vector2::zeros()
     };
-    nearest_pocket(track.position + slide).1 > POCKET_RADIUS_MM + LIP_MARGIN_MM
+    nearest_pocket(at + slide).1 > POCKET_RADIUS_MM + LIP_MARGIN_MM
 }
 
 /// A piece lost slower than this (mm/s) near a pocket may have stopped on
