@@ -1011,6 +1011,34 @@ impl StrokeMachine {
         self.last_seat = Some(seat);
     }
 
+    /// As [`Self::struck_in_turn_from`], where players sit only at the
+    /// `seated` seats: a stroke read as struck from a seat nobody sits at
+    /// (a carromman speeding off that seat's base lines taken for the
+    /// striker: clip 2956's stroke 3, read as east's in a singles match
+    /// between south and north) was struck by `seat` too, whatever the
+    /// machine saw.
+    pub fn struck_in_turn_among(&mut self, seat: Seat, seated: &[Seat]) {
+        let Some(current) = self.current.as_mut() else {
+            return;
+        };
+        let read_as = current.stroke.seat;
+        if seated.contains(&read_as) || !seated.contains(&seat) {
+            self.struck_in_turn_from(seat);
+            return;
+        }
+        self.seat_unsure = false;
+        current.vision.alerts.push(VisionNote {
+            t: current.stroke.t.unwrap_or_default(),
+            message: format!(
+                "the stroke was read as struck from {}, where nobody sits: {} is taken, whose turn it was (ICF 48)",
+                read_as.name(),
+                seat.name()
+            ),
+        });
+        current.stroke.seat = seat;
+        self.last_seat = Some(seat);
+    }
+
     /// A carromman or the Queen that lay still in sight and now shoots off
     /// while no striker is seen moving: the striker was struck unseen (under
     /// the hand, or taken for a carromman) and hit it.
@@ -4451,6 +4479,62 @@ mod tests {
             };
             (discs, hands)
         }))
+    }
+
+    #[test]
+    fn a_stroke_read_from_a_seat_nobody_sits_at_is_the_player_in_turn_s() {
+        // Clip 2956: a disc first seen speeding west off east's base lines
+        // is taken for the striker, in a match between south and north.
+        let east_lines = Point2::new(
+            (BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+            60.0,
+        );
+        let run_seated = |seated: &[Seat]| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            for i in 0..60u32 {
+                let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
+                if i >= 20 {
+                    let moved = f64::from((i - 20).min(10));
+                    let step = Vector2::new(-30.0, 5.0);
+                    discs.push(disc(
+                        Piece::White,
+                        east_lines + Vector2::new(-30.0, 0.0) + step * moved,
+                    ));
+                }
+                // East's arm over the board until frame 18, as it strikes.
+                let occluders = if (5..18).contains(&i) {
+                    vec![arm_of(Seat::East)]
+                } else {
+                    Vec::new()
+                };
+                let detections = Detections {
+                    index: u64::from(i),
+                    t: f64::from(i) * FRAME_S,
+                    discs,
+                    occluders,
+                    break_arrangement: false,
+                    still_there: Vec::new(),
+                    looks_changed: Vec::new(),
+                };
+                let tracks = if i == 0 {
+                    tracker.seed(&detections)
+                } else {
+                    tracker.update(&detections)
+                };
+                if machine.push(&tracks).is_some() {
+                    machine.struck_in_turn_among(Seat::South, seated);
+                }
+            }
+            machine.finish()
+        };
+        let strokes = run_seated(&[Seat::South, Seat::North]);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::South);
+        assert!(alerted(&strokes[0], "where nobody sits"));
+        // Seated all round (doubles), east's stroke is east's.
+        let strokes = run_seated(&[Seat::South, Seat::West, Seat::North, Seat::East]);
+        assert_eq!(strokes[0].stroke.seat, Seat::East);
     }
 
     #[test]

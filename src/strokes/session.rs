@@ -209,7 +209,10 @@ pub fn track_clip(
             // The laws' turn order is the best guess at a seat nothing seen
             // showed; the machine takes it only for such a stroke.
             if let Some(in_turn) = in_turn {
-                clip_tracker.machine_mut().struck_in_turn_from(in_turn);
+                let seated = referee.seated();
+                clip_tracker
+                    .machine_mut()
+                    .struck_in_turn_among(in_turn, &seated);
             }
         }
         if let Some(out) = tracks_out.as_mut() {
@@ -919,6 +922,14 @@ impl Referee {
             ));
         }
         (self.played > 0).then(|| engine.next_seat()).flatten()
+    }
+
+    /// The seats players sit at, once the match is set up.
+    fn seated(&self) -> Vec<Seat> {
+        self.setup
+            .as_ref()
+            .map(|setup| setup.seats.keys().copied().collect())
+            .unwrap_or_default()
     }
 
     fn attach_alerts(&self, strokes: &mut [SeenStroke]) {
