@@ -4379,6 +4379,19 @@ mod tests {
         frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
         in_turn: Option<Seat>,
     ) -> Vec<SeenStroke> {
+        run_calling_at_strikes(frames, |machine| {
+            if let Some(seat) = in_turn {
+                machine.struck_in_turn_from(seat);
+            }
+        })
+    }
+
+    /// As [`run_with_hands`], calling `at_strike` on the machine at each
+    /// strike, as the pipeline's referee does.
+    fn run_calling_at_strikes(
+        frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
+        mut at_strike: impl FnMut(&mut StrokeMachine),
+    ) -> Vec<SeenStroke> {
         let mut tracker = Tracker::new(TrackerOptions::default());
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
         for (i, (discs, occluders)) in frames.enumerate() {
@@ -4397,9 +4410,8 @@ mod tests {
             } else {
                 tracker.update(&detections)
             };
-            let struck = machine.push(&tracks).is_some();
-            if let (true, Some(seat)) = (struck, in_turn) {
-                machine.struck_in_turn_from(seat);
+            if machine.push(&tracks).is_some() {
+                at_strike(&mut machine);
             }
         }
         machine.finish()
@@ -4490,9 +4502,7 @@ mod tests {
             60.0,
         );
         let run_seated = |seated: &[Seat]| {
-            let mut tracker = Tracker::new(TrackerOptions::default());
-            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-            for i in 0..60u32 {
+            let frames = (0..60u32).map(move |i| {
                 let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
                 if i >= 20 {
                     let moved = f64::from((i - 20).min(10));
@@ -4503,30 +4513,11 @@ mod tests {
                     ));
                 }
                 // East's arm over the board until frame 18, as it strikes.
-                let occluders = if (5..18).contains(&i) {
-                    vec![arm_of(Seat::East)]
-                } else {
-                    Vec::new()
-                };
-                let detections = Detections {
-                    index: u64::from(i),
-                    t: f64::from(i) * FRAME_S,
-                    discs,
-                    occluders,
-                    break_arrangement: false,
-                    still_there: Vec::new(),
-                    looks_changed: Vec::new(),
-                };
-                let tracks = if i == 0 {
-                    tracker.seed(&detections)
-                } else {
-                    tracker.update(&detections)
-                };
-                if machine.push(&tracks).is_some() {
-                    machine.struck_in_turn_among(Seat::South, seated);
-                }
-            }
-            machine.finish()
+                (discs, arm_over_the_board(Seat::East, 5..18, i))
+            });
+            run_calling_at_strikes(frames, |machine| {
+                machine.struck_in_turn_among(Seat::South, seated);
+            })
         };
         let strokes = run_seated(&[Seat::South, Seat::North]);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
