@@ -82,6 +82,13 @@ pub struct MatchSetup {
     pub time_limit: bool,
 }
 
+impl MatchSetup {
+    /// The seats players sit at.
+    pub fn seated(&self) -> Vec<Seat> {
+        self.seats.keys().copied().collect()
+    }
+}
+
 /// An umpire's call attached to a stroke (ICF 62–64).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -536,11 +536,11 @@ pub fn run_session(
             // As `carrom track` does: a seat nothing seen showed is the
             // one whose turn it is.
             if let (Some(in_turn), false) = (board.view.next_seat, board.strokes.is_empty()) {
-                let seated: Vec<crate::geometry::Seat> = board
+                let seated = board
                     .info
                     .setup
                     .as_ref()
-                    .map(|setup| setup.seats.keys().copied().collect())
+                    .map(MatchSetup::seated)
                     .unwrap_or_default();
                 vision.machine_mut().struck_in_turn_among(in_turn, &seated);
             }

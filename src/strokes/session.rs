@@ -928,7 +928,7 @@ impl Referee {
     fn seated(&self) -> Vec<Seat> {
         self.setup
             .as_ref()
-            .map(|setup| setup.seats.keys().copied().collect())
+            .map(MatchSetup::seated)
             .unwrap_or_default()
     }
 

@@ -693,11 +693,15 @@ impl Tracker {
         }
         // Each track's prediction, folded back off the cushion where its
         // motion would carry it through (`bounced` marks the axes folded).
-        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) = self
+        // Where a track's course crosses a pocket's mouth, also where it
+        // would come off the cushion beside it (see the first pass).
+        let (predictions, beside_mouths): (Vec<Course>, Vec<Option<Course>>) = self
             .tracks
             .iter()
-            .map(|track| predict_with_cushions(track, dt))
+            .map(|track| predict_both_ways(track, dt))
             .unzip();
+        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) =
+            predictions.into_iter().unzip();
         // First pass: pairs within the motion gate, nearest first. A piece
         // heading over a pocket's mouth may drop in (its prediction runs on
         // straight) or come off the cushion beside it (clips 2894 and
@@ -706,11 +710,10 @@ impl Tracker {
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let gate = self.options.gate_mm + self.options.gate_speed_fraction * track.speed() * dt;
-            let beside_mouth = rebound_beside_a_mouth(track, dt);
             for (di, detection) in detections.discs.iter().enumerate() {
                 let mut distance = (detection.centre - predicted[ti]).norm();
                 let mut folds = bounced[ti];
-                if let Some((folded, axes)) = beside_mouth {
+                if let Some((folded, axes)) = beside_mouths[ti] {
                     let off_cushion = (detection.centre - folded).norm();
                     if off_cushion < distance {
                         (distance, folds) = (off_cushion, axes);
@@ -1462,17 +1465,25 @@ fn predict_with_cushions(track: &Track, dt: f64) -> (Point2<f64>, [bool; 2]) {
     fold_off_cushions(track, straight)
 }
 
-/// Where `track` will be after `dt` if its path over a pocket's mouth
-/// (where [`predict_with_cushions`] runs it on straight) instead takes it
-/// off the cushion beside the mouth, with the axes it bounced on; `None`
-/// where its path crosses no mouth or meets no cushion.
-fn rebound_beside_a_mouth(track: &Track, dt: f64) -> Option<(Point2<f64>, [bool; 2])> {
+/// A predicted position, and per axis whether it bounced off the cushion.
+type Course = (Point2<f64>, [bool; 2]);
+
+/// [`predict_with_cushions`], and where its path over a pocket's mouth
+/// (which that runs on straight) would instead take `track` off the
+/// cushion beside the mouth, with the axes it bounced on: `None` where its
+/// path crosses no mouth or meets no cushion.
+fn predict_both_ways(track: &Track, dt: f64) -> (Course, Option<Course>) {
     let straight = track.position + track.velocity * dt;
-    if track.speed() > MAX_PIECE_SPEED_MM_S || !crosses_a_mouth(track.position, straight) {
-        return None;
+    if track.speed() > MAX_PIECE_SPEED_MM_S {
+        return ((straight, [false; 2]), None);
     }
-    let (folded, bounced) = fold_off_cushions(track, straight);
-    bounced.contains(&true).then_some((folded, bounced))
+    let folded = fold_off_cushions(track, straight);
+    if crosses_a_mouth(track.position, straight) {
+        let beside_mouth = folded.1.contains(&true).then_some(folded);
+        ((straight, [false; 2]), beside_mouth)
+    } else {
+        (folded, None)
+    }
 }
 
 /// `straight`, where `track` heads, folded back off each cushion its
