@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Speed of `carrom track` on a 720p30 simulated clip: decoding alone with
-# OpenCV, the whole pipeline, their ratio, real-time factor, and max RSS for
-# a short and a long clip (memory must stay flat), with the 1-minute load
-# average before and after the timed runs (the machine may be shared).
+# OpenCV (the baseline), the whole pipeline, their ratio, real-time factor,
+# and max RSS for a short and a long clip (memory must stay flat), with the
+# 1-minute load average before and after the timed runs (the machine may be
+# shared). Also decoding alone as `carrom track` decodes (FFmpeg called
+# directly, no frame converted), for reference: not the ratio's baseline.
 # Usage: scripts/bench-track.sh [SHORT_SECONDS] [LONG_SECONDS]
 # BASELINE_CARROM=/path/to/carrom: also times that build of `carrom track` on
 # the same clips, right after this one's, and prints its line too (before and
@@ -34,6 +36,8 @@ for seconds in "$short" "$long"; do
   for _ in $(seq "${ROUNDS:-1}"); do
     load0=$(cut -d' ' -f1 /proc/loadavg)
     t0=$(date +%s.%N); "$decode" "$dir/clip.mp4" > "$dir/frames"; t1=$(date +%s.%N)
+    f0=$(date +%s.%N); "$decode" "$dir/clip.mp4" --ffmpeg > /dev/null; f1=$(date +%s.%N)
+    python3 -c "import sys; print(f'decode only with FFmpeg directly (no conversion; reference): {float(sys.argv[2]) - float(sys.argv[1]):.2f} s')" "$f0" "$f1"
     for build in "${builds[@]}"; do
       name=${build%%:*}
       carrom=${build#*:}
@@ -49,7 +53,7 @@ t0, t1, t2, t3 = map(float, sys.argv[3:7])
 rss, load0, load1, name = int(sys.argv[7]), sys.argv[8], sys.argv[9], sys.argv[10]
 clip = frames / 30.0
 decode, track = t1 - t0, t3 - t2
-print(f"clip {clip:.0f} s ({frames} frames, --max-seconds {limit}): decode only {decode:.2f} s, "
+print(f"clip {clip:.0f} s ({frames} frames, --max-seconds {limit}): decode only (OpenCV) {decode:.2f} s, "
       f"track {track:.2f} s ({name}), ratio {track/decode:.2f}x, {clip/track:.1f}x real time, "
       f"max RSS {rss/1024:.0f} MiB, load average {load0} before, {load1} after")
 PY

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages carrom-vision builds against, only those missing.
 # Usage: scripts/install-deps.sh [--test]
-# Debian 12 / Ubuntu 22.04+: OpenCV 4.6 headers and libraries, and clang, which
-# the opencv crate uses to generate its bindings.
+# Debian 12 / Ubuntu 22.04+: OpenCV 4.6 headers and libraries, FFmpeg's
+# (which `carrom track` decodes with directly), and clang, which the opencv
+# and ffmpeg-next crates use to generate their bindings.
 set -euo pipefail
 
-packages=(libopencv-dev clang libclang-dev pkg-config)
+packages=(libopencv-dev libavcodec-dev libavformat-dev libavutil-dev clang libclang-dev pkg-config)
 # `--test` adds what only the test suite needs: headless Chromium, which
 # watches the live scoreboard page end to end.
 if [[ ${1:-} == --test ]]; then

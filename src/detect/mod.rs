@@ -32,6 +32,7 @@ mod rims;
 pub mod shake;
 pub mod topview;
 pub mod video;
+pub mod yuv;
 
 use nalgebra::{Point2, Point3};
 
@@ -42,7 +43,7 @@ pub use background::Background;
 pub use colours::{ColourModels, ColourSample};
 pub use discs::{DetectError, Detector, DetectorOptions, KnownDisc};
 pub use topview::{BoardCamera, Rectified, TopView, TopViewError};
-pub use video::{Frame, FrameReader, VideoError};
+pub use video::{Decoder, Frame, FrameReader, VideoError};
 
 /// One disc seen in one frame.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -25,6 +25,9 @@ use opencv::core::{Mat, CV_8UC3};
 use opencv::imgproc;
 use opencv::prelude::*;
 
+use super::video::Frame;
+use super::yuv::Yuv420;
+
 /// Side of the grid cells each giving at most one anchor, pixels.
 const CELL_PX: usize = 32;
 
@@ -171,6 +174,20 @@ impl ShakeMeter {
     /// [`Shift::NONE`] for the first frame, for frames it cannot measure
     /// (too few edges, most of them covered), and for frames of another size.
     pub fn measure(&mut self, frame: &Mat) -> opencv::Result<Shift> {
+        self.measure_source(&Source::Bgr(frame))
+    }
+
+    /// [`ShakeMeter::measure`] of a decoded frame: on its luma plane where
+    /// FFmpeg decoded it (its BGR image may hold the board only), else on
+    /// its image.
+    pub fn measure_frame(&mut self, frame: &Frame) -> opencv::Result<Shift> {
+        match frame.planes() {
+            Some(planes) => self.measure_source(&Source::Luma(planes)),
+            None => self.measure(&frame.image),
+        }
+    }
+
+    fn measure_source(&mut self, frame: &Source<'_>) -> opencv::Result<Shift> {
         let mut shift = self.measure_shift(frame)?;
         let (at, frames) = self.staying;
         let same = (shift.dx - at.dx).hypot(shift.dy - at.dy) < SAME_PLACE_PX;
@@ -184,7 +201,7 @@ impl ShakeMeter {
         let due = self.staying.0.length() >= SAME_PLACE_PX
             || self.age >= FRESH_FRAMES
             || (too_few && self.age >= LOOK_AGAIN_FRAMES);
-        if resting && due && measurable(frame) {
+        if resting && due && frame.measurable() {
             // The camera rests away from where the anchors were taken: that
             // frame was taken mid-bump (or the camera has settled elsewhere,
             // which the calibration cannot know of either); or the anchors
@@ -204,29 +221,25 @@ impl ShakeMeter {
 
     /// Takes the anchors from `frame`: from now on shifts are measured
     /// against it.
-    fn take_anchors(&mut self, frame: &Mat) -> opencv::Result<()> {
+    fn take_anchors(&mut self, frame: &Source<'_>) -> opencv::Result<()> {
         self.anchors = Some(Anchors::pick(frame)?);
-        self.size = (frame.cols(), frame.rows());
+        self.size = frame.size();
         self.last = (0, 0);
         self.usual_correlation = None;
         self.age = 0;
         Ok(())
     }
 
-    fn measure_shift(&mut self, frame: &Mat) -> opencv::Result<Shift> {
-        if !measurable(frame) {
+    fn measure_shift(&mut self, frame: &Source<'_>) -> opencv::Result<Shift> {
+        if !frame.measurable() {
             return Ok(Shift::NONE);
         }
-        let size = (frame.cols(), frame.rows());
+        let size = frame.size();
         if self.anchors.is_none() || size != self.size {
             self.take_anchors(frame)?;
             return Ok(Shift::NONE);
         }
-        let image = BgrView {
-            bytes: frame.data_bytes()?,
-            width: size.0,
-            height: size.1,
-        };
+        let image = frame.greys()?;
         let candidates = self.whole_pixel_shifts(&image);
         // Single grey levels correlate poorly half a pixel off and by chance
         // a few pixels away (a board's double lines), so the candidates are
@@ -265,7 +278,7 @@ impl ShakeMeter {
     /// a neighbour correlates better), home (no shift), and, after a jolt
     /// (the near one correlating below the usual), the best few peaks of
     /// the whole window.
-    fn whole_pixel_shifts(&mut self, image: &BgrView) -> Vec<((i32, i32), f64)> {
+    fn whole_pixel_shifts(&mut self, image: &Greys<'_>) -> Vec<((i32, i32), f64)> {
         let Some(anchors) = self
             .anchors
             .as_ref()
@@ -349,6 +362,71 @@ fn measurable(frame: &Mat) -> bool {
     frame.typ() == CV_8UC3 && frame.is_continuous()
 }
 
+/// What the meter measures: a BGR image (grey: the mean of its channels),
+/// or a decoded frame's luma plane.
+enum Source<'a> {
+    Bgr(&'a Mat),
+    Luma(Yuv420<'a>),
+}
+
+impl Source<'_> {
+    fn measurable(&self) -> bool {
+        match self {
+            Source::Bgr(image) => measurable(image),
+            Source::Luma(_) => true,
+        }
+    }
+
+    /// (width, height) pixels.
+    fn size(&self) -> (i32, i32) {
+        match self {
+            Source::Bgr(image) => (image.cols(), image.rows()),
+            Source::Luma(planes) => {
+                let (width, height) = planes.size();
+                (width as i32, height as i32)
+            }
+        }
+    }
+
+    fn greys(&self) -> opencv::Result<Greys<'_>> {
+        Ok(match self {
+            Source::Bgr(image) => {
+                let (width, height) = self.size();
+                Greys::Bgr {
+                    bytes: image.data_bytes()?,
+                    width,
+                    height,
+                }
+            }
+            Source::Luma(planes) => Greys::Luma(*planes),
+        })
+    }
+
+    /// The frame as one grey channel, for its gradients.
+    fn grey_image(&self) -> opencv::Result<Mat> {
+        let mut grey = Mat::default();
+        match self {
+            Source::Bgr(image) => {
+                imgproc::cvt_color_def(image, &mut grey, imgproc::COLOR_BGR2GRAY)?
+            }
+            Source::Luma(planes) => {
+                let (width, height) = planes.size();
+                let (plane, stride) = planes.luma_plane();
+                grey = Mat::new_rows_cols_with_default(
+                    height as i32,
+                    width as i32,
+                    opencv::core::CV_8UC1,
+                    opencv::core::Scalar::all(0.0),
+                )?;
+                for (row, out) in grey.data_bytes_mut()?.chunks_exact_mut(width).enumerate() {
+                    out.copy_from_slice(&plane[row * stride..row * stride + width]);
+                }
+            }
+        }
+        Ok(grey)
+    }
+}
+
 /// Grey levels of anchors, centred on their mean, for correlation.
 #[derive(Debug)]
 struct Centred {
@@ -383,22 +461,35 @@ impl Centred {
     }
 }
 
-/// A BGR frame's bytes, read as grey.
-struct BgrView<'a> {
-    bytes: &'a [u8],
-    width: i32,
-    height: i32,
+/// A frame read as grey: a BGR image's bytes (the mean of the channels), or
+/// a decoded frame's luma.
+enum Greys<'a> {
+    Bgr {
+        bytes: &'a [u8],
+        width: i32,
+        height: i32,
+    },
+    Luma(Yuv420<'a>),
 }
 
-impl BgrView<'_> {
-    /// Grey level at a whole pixel (mean of the channels); `None` off the image.
+impl Greys<'_> {
+    /// Grey level at a whole pixel; `None` off the image.
     fn grey(&self, x: i32, y: i32) -> Option<f32> {
-        if x < 0 || y < 0 || x >= self.width || y >= self.height {
-            return None;
+        match self {
+            Greys::Bgr {
+                bytes,
+                width,
+                height,
+            } => {
+                if x < 0 || y < 0 || x >= *width || y >= *height {
+                    return None;
+                }
+                let i = 3 * (y as usize * *width as usize + x as usize);
+                let p = &bytes[i..i + 3];
+                Some((u16::from(p[0]) + u16::from(p[1]) + u16::from(p[2])) as f32 / 3.0)
+            }
+            Greys::Luma(planes) => planes.luma(x, y).map(f32::from),
         }
-        let i = 3 * (y as usize * self.width as usize + x as usize);
-        let p = &self.bytes[i..i + 3];
-        Some((u16::from(p[0]) + u16::from(p[1]) + u16::from(p[2])) as f32 / 3.0)
     }
 
     /// Mean grey level of the 3x3 pixels round a pixel; `None` off the image.
@@ -434,20 +525,14 @@ impl BgrView<'_> {
 impl Anchors {
     /// The strongest edge pixel of each grid cell of `frame` (if strong
     /// enough), keeping clear of the image's edges by the search window.
-    fn pick(frame: &Mat) -> opencv::Result<Anchors> {
-        let mut grey = Mat::default();
-        imgproc::cvt_color_def(frame, &mut grey, imgproc::COLOR_BGR2GRAY)?;
+    fn pick(frame: &Source<'_>) -> opencv::Result<Anchors> {
+        let grey = frame.grey_image()?;
         let (mut gx, mut gy) = (Mat::default(), Mat::default());
         imgproc::sobel_def(&grey, &mut gx, opencv::core::CV_32F, 1, 0)?;
         imgproc::sobel_def(&grey, &mut gy, opencv::core::CV_32F, 0, 1)?;
         let (width, height) = (grey.cols() as usize, grey.rows() as usize);
         let (gx, gy) = (gx.data_typed::<f32>()?, gy.data_typed::<f32>()?);
-        let bgr = frame.data_bytes()?;
-        let image = BgrView {
-            bytes: bgr,
-            width: width as i32,
-            height: height as i32,
-        };
+        let image = frame.greys()?;
         let margin = SEARCH_PX as usize + 4;
         let (mut points, mut smooth_levels) = (Vec::new(), Vec::new());
         let mut top = margin;
@@ -494,7 +579,7 @@ impl Anchors {
     /// image or the anchors' levels were all alike.
     fn correlation(
         &self,
-        image: &BgrView,
+        image: &Greys<'_>,
         (dx, dy): (i32, i32),
         levels: Levels,
         sampled: &mut Vec<f32>,
@@ -518,7 +603,7 @@ impl Anchors {
     /// Newton on `grey(p + d) = (1 + gain) reference + offset` with Huber
     /// weights, with the spread of the anchors' misfits (grey levels, robust
     /// standard deviation). `None` when too few agree or the fit wanders off.
-    fn fraction(&self, image: &BgrView, (wx, wy): (i32, i32)) -> Option<(Shift, f64)> {
+    fn fraction(&self, image: &Greys<'_>, (wx, wy): (i32, i32)) -> Option<(Shift, f64)> {
         let mut theta = Vector4::new(f64::from(wx), f64::from(wy), 0.0, 0.0);
         let mut residuals = Vec::with_capacity(self.points.len());
         let mut rows = Vec::with_capacity(self.points.len());
@@ -678,6 +763,25 @@ mod tests {
                 .unwrap();
             assert_near(shift, dx, dy, 0.1);
             assert_eq!(meter.latest(), shift);
+        }
+    }
+
+    #[test]
+    fn a_decoded_frame_is_measured_on_its_luma() {
+        let grey = |image: &Mat| {
+            let mut grey = Mat::default();
+            imgproc::cvt_color_def(image, &mut grey, imgproc::COLOR_BGR2GRAY).unwrap();
+            grey
+        };
+        let scene = scene();
+        let mut meter = ShakeMeter::new();
+        let first = Frame::from_luma(0, &grey(&scene));
+        assert!(first.planes().is_some() && first.image.empty());
+        assert_eq!(meter.measure_frame(&first).unwrap(), Shift::NONE);
+        for (dx, dy) in [(3.6, -2.3), (-1.4, 0.9), (0.0, 0.0)] {
+            let moved = grey(&crate::detect::test_shifted(&scene, dx, dy));
+            let shift = meter.measure_frame(&Frame::from_luma(1, &moved)).unwrap();
+            assert_near(shift, dx, dy, 0.1);
         }
     }
 

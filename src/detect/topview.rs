@@ -220,6 +220,31 @@ impl TopView {
         Some(Point2::new(mix(0), mix(1)))
     }
 
+    /// The camera pixels the top view samples, `margin` pixels round them
+    /// (for a shaken camera's moved table), clipped to the image: all of a
+    /// frame the stages after decoding look at but the shake meter, which
+    /// reads the whole frame. The whole image where the view sees nothing.
+    pub fn source_region(&self, margin: i32) -> core::Rect {
+        let (width, height) = (self.image_size.0 as i32, self.image_size.1 as i32);
+        let seen = self.image_points.iter().flatten();
+        let (mut low, mut high) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+        for point in seen {
+            for k in 0..2 {
+                low[k] = low[k].min(point[k]);
+                high[k] = high[k].max(point[k]);
+            }
+        }
+        if !(low[0] <= high[0] && low[1] <= high[1]) {
+            return core::Rect::new(0, 0, width, height);
+        }
+        // Bilinear sampling reads the pixel after the one a point falls in.
+        let left = (low[0].floor() as i32 - margin).clamp(0, width);
+        let top = (low[1].floor() as i32 - margin).clamp(0, height);
+        let right = (high[0].floor() as i32 + 2 + margin).clamp(left, width);
+        let bottom = (high[1].floor() as i32 + 2 + margin).clamp(top, height);
+        core::Rect::new(left, top, right - left, bottom - top)
+    }
+
     /// The mapping between board mm and top-view pixels.
     pub fn frame(&self) -> TemplateFrame {
         self.frame
@@ -681,6 +706,34 @@ mod tests {
     }
 
     #[test]
+    fn the_source_region_holds_every_pixel_the_view_samples() {
+        let camera = crate::detect::test_camera();
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let region = view.source_region(0);
+        let (width, height) = camera.size();
+        assert!(region.x >= 0 && region.y >= 0);
+        assert!(region.x + region.width <= width as i32);
+        assert!(region.y + region.height <= height as i32);
+        // The board, seen from overhead, is not the whole 16:9 frame.
+        assert!(region.width < width as i32 * 9 / 10, "{region:?}");
+        for point in view.image_points.iter().flatten() {
+            let (x, y) = (point[0].floor() as i32, point[1].floor() as i32);
+            // Both bilinear neighbours of every sample, where in the image.
+            for (px, py) in [(x, y), (x + 1, y + 1)] {
+                let in_image = (0..width as i32).contains(&px) && (0..height as i32).contains(&py);
+                assert!(
+                    !in_image || region.contains(opencv::core::Point::new(px, py)),
+                    "({px}, {py}) outside {region:?}"
+                );
+            }
+        }
+        // A margin grows it on every side the image allows.
+        let wider = view.source_region(10);
+        assert!(wider.width >= region.width && wider.height >= region.height);
+        assert!(wider.x <= region.x && wider.y <= region.y);
+    }
+
+    #[test]
     fn the_table_between_its_entries_matches_the_camera_model() {
         let camera = crate::detect::test_camera();
         let view = TopView::new(&camera, 0.5).unwrap();
@@ -708,11 +761,7 @@ mod tests {
         let still = image(1280, 720, 5);
         // The camera jolted: what was at (x, y) is now at (x + 3, y - 2).
         let jolted = crate::detect::test_shifted(&still, 3.0, -2.0);
-        let frame = |image: Mat| Frame {
-            index: 7,
-            t: 0.25,
-            image,
-        };
+        let frame = |image: Mat| Frame::from_bgr(7, 0.25, image);
         let mut expected = view.empty_rectified();
         view.rectify(&frame(still), &mut expected).unwrap();
         let (mut unmoved, mut moved) = (view.empty_rectified(), view.empty_rectified());
