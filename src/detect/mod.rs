@@ -4,6 +4,8 @@
 //! The stage runs in three steps, each its own module:
 //!
 //! - [`video`]: decoded frames ([`Frame`]) with errors that name the file and frame;
+//! - [`yuv`]: the decoder's Y'CbCr 4:2:0 planes, converted to BGR over the
+//!   board's part of the frame only;
 //! - [`topview`]: the frame warped to a top view of the board ([`Rectified`])
 //!   through remap tables precomputed from a [`BoardCamera`];
 //! - [`prior`]: the empty board predicted from the ICF drawing and a frame,

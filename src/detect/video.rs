@@ -273,7 +273,6 @@ struct FfmpegClip {
     /// The stream's codec parameters, to open the decoder again from.
     parameters: ffmpeg::codec::Parameters,
     decoder: ffmpeg::decoder::Video,
-    packet: ffmpeg::Packet,
     /// The end of the packets has been told to the decoder.
     draining: bool,
 }
@@ -332,7 +331,6 @@ impl FfmpegClip {
                 stream: index,
                 parameters,
                 decoder,
-                packet: ffmpeg::Packet::empty(),
                 draining: false,
             },
             fps,
@@ -370,11 +368,15 @@ impl FfmpegClip {
             if self.draining {
                 return Ok(false);
             }
-            match self.packet.read(&mut self.input) {
-                Ok(()) if self.packet.stream() == self.stream => {
+            // A packet of its own each time: `av_read_frame` does not free
+            // what a packet read into already holds (reusing one leaked the
+            // whole file's worth over a clip).
+            let mut packet = ffmpeg::Packet::empty();
+            match packet.read(&mut self.input) {
+                Ok(()) if packet.stream() == self.stream => {
                     // A packet the decoder refuses (corrupt data) is skipped,
                     // as players and OpenCV skip it.
-                    let _ = self.decoder.send_packet(&self.packet);
+                    let _ = self.decoder.send_packet(&packet);
                 }
                 // Another stream's packet, or a corrupt one the demuxer can
                 // resynchronise past.
