@@ -305,6 +305,16 @@ impl FfmpegClip {
             .into_iter()
             .map(f64::from)
             .find(|fps| fps.is_finite() && *fps > 0.0)?;
+        // OpenCV turns the frames of a clip whose container says to show
+        // them rotated (a phone held upright); its calibrations were made
+        // on turned frames, so such a clip is left to OpenCV.
+        let turned = stream.side_data().any(|side| {
+            side.kind() == ffmpeg::codec::packet::side_data::Type::DisplayMatrix
+                && display_rotation(side.data()).is_none_or(|degrees| degrees != 0)
+        });
+        if turned {
+            return None;
+        }
         let parameters = stream.parameters();
         let decoder = FfmpegClip::open_decoder(&parameters).ok()?;
         if !is_420(decoder.format()) {
@@ -388,6 +398,22 @@ impl FfmpegClip {
             }
         }
     }
+}
+
+/// The rotation a display matrix (9 × i32, as containers store it) asks
+/// for, in whole degrees; `None` for a matrix of another size.
+fn display_rotation(matrix: &[u8]) -> Option<i64> {
+    let entries: Vec<i32> = matrix
+        .chunks_exact(4)
+        .map(|bytes| i32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        .collect();
+    if entries.len() != 9 {
+        return None;
+    }
+    // SAFETY: `entries` holds the 9 values `av_display_rotation_get` reads.
+    let degrees = unsafe { ffmpeg::ffi::av_display_rotation_get(entries.as_ptr()) };
+    // NaN (a degenerate matrix) is no whole rotation either.
+    degrees.is_finite().then(|| degrees.round() as i64)
 }
 
 fn is_420(format: ffmpeg::format::Pixel) -> bool {
@@ -684,6 +710,27 @@ mod tests {
             frames += 1;
         }
         assert!(frames > 30, "{frames} frames");
+    }
+
+    #[test]
+    fn a_display_matrix_tells_its_rotation() {
+        let matrix = |degrees: f64| {
+            let mut entries = [0i32; 9];
+            // SAFETY: `entries` holds the 9 values the call writes.
+            unsafe { ffmpeg::ffi::av_display_rotation_set(entries.as_mut_ptr(), degrees) };
+            entries
+                .iter()
+                .flat_map(|v| v.to_ne_bytes())
+                .collect::<Vec<u8>>()
+        };
+        assert_eq!(display_rotation(&matrix(0.0)), Some(0));
+        // FFmpeg's angles run anticlockwise; only whether it is 0 matters.
+        assert_eq!(display_rotation(&matrix(90.0)).map(i64::abs), Some(90));
+        assert_eq!(display_rotation(&matrix(180.0)).map(i64::abs), Some(180));
+        assert_eq!(display_rotation(&[0u8; 12]), None);
+        // The fixtures hold no rotation: FFmpeg decodes them.
+        let reader = FrameReader::open_with(&fixture("fps60"), Decoder::Ffmpeg).unwrap();
+        assert_eq!(reader.decoder(), Decoder::Ffmpeg);
     }
 
     #[test]
