@@ -174,7 +174,8 @@ impl ShakeMeter {
     /// [`Shift::NONE`] for the first frame, for frames it cannot measure
     /// (too few edges, most of them covered), and for frames of another size.
     pub fn measure(&mut self, frame: &Mat) -> opencv::Result<Shift> {
-        self.measure_source(&Source::Bgr(frame))
+        let greys = Greys::of_bgr(frame)?;
+        self.measure_greys(greys.as_ref())
     }
 
     /// [`ShakeMeter::measure`] of a decoded frame: on its luma plane where
@@ -182,12 +183,13 @@ impl ShakeMeter {
     /// its image.
     pub fn measure_frame(&mut self, frame: &Frame) -> opencv::Result<Shift> {
         match frame.planes() {
-            Some(planes) => self.measure_source(&Source::Luma(planes)),
+            Some(planes) => self.measure_greys(Some(&Greys::Luma(planes))),
             None => self.measure(&frame.image),
         }
     }
 
-    fn measure_source(&mut self, frame: &Source<'_>) -> opencv::Result<Shift> {
+    /// The measure of a frame read as grey; `None` for a frame it cannot read.
+    fn measure_greys(&mut self, frame: Option<&Greys<'_>>) -> opencv::Result<Shift> {
         let mut shift = self.measure_shift(frame)?;
         let (at, frames) = self.staying;
         let same = (shift.dx - at.dx).hypot(shift.dy - at.dy) < SAME_PLACE_PX;
@@ -201,7 +203,7 @@ impl ShakeMeter {
         let due = self.staying.0.length() >= SAME_PLACE_PX
             || self.age >= FRESH_FRAMES
             || (too_few && self.age >= LOOK_AGAIN_FRAMES);
-        if resting && due && frame.measurable() {
+        if let Some(frame) = frame.filter(|_| resting && due) {
             // The camera rests away from where the anchors were taken: that
             // frame was taken mid-bump (or the camera has settled elsewhere,
             // which the calibration cannot know of either); or the anchors
@@ -221,7 +223,7 @@ impl ShakeMeter {
 
     /// Takes the anchors from `frame`: from now on shifts are measured
     /// against it.
-    fn take_anchors(&mut self, frame: &Source<'_>) -> opencv::Result<()> {
+    fn take_anchors(&mut self, frame: &Greys<'_>) -> opencv::Result<()> {
         self.anchors = Some(Anchors::pick(frame)?);
         self.size = frame.size();
         self.last = (0, 0);
@@ -230,17 +232,16 @@ impl ShakeMeter {
         Ok(())
     }
 
-    fn measure_shift(&mut self, frame: &Source<'_>) -> opencv::Result<Shift> {
-        if !frame.measurable() {
+    fn measure_shift(&mut self, frame: Option<&Greys<'_>>) -> opencv::Result<Shift> {
+        let Some(image) = frame else {
             return Ok(Shift::NONE);
-        }
-        let size = frame.size();
+        };
+        let size = image.size();
         if self.anchors.is_none() || size != self.size {
-            self.take_anchors(frame)?;
+            self.take_anchors(image)?;
             return Ok(Shift::NONE);
         }
-        let image = frame.greys()?;
-        let candidates = self.whole_pixel_shifts(&image);
+        let candidates = self.whole_pixel_shifts(image);
         // Single grey levels correlate poorly half a pixel off and by chance
         // a few pixels away (a board's double lines), so the candidates are
         // judged by the finer fit: the least spread of misfits wins, and the
@@ -258,7 +259,7 @@ impl ShakeMeter {
         let best = candidates
             .into_iter()
             .filter_map(|(whole, correlation)| {
-                let (fit, spread) = anchors.fraction(&image, whole)?;
+                let (fit, spread) = anchors.fraction(image, whole)?;
                 Some((fit, spread, correlation))
             })
             .min_by(home_first);
@@ -362,71 +363,6 @@ fn measurable(frame: &Mat) -> bool {
     frame.typ() == CV_8UC3 && frame.is_continuous()
 }
 
-/// What the meter measures: a BGR image (grey: the mean of its channels),
-/// or a decoded frame's luma plane.
-enum Source<'a> {
-    Bgr(&'a Mat),
-    Luma(Yuv420<'a>),
-}
-
-impl Source<'_> {
-    fn measurable(&self) -> bool {
-        match self {
-            Source::Bgr(image) => measurable(image),
-            Source::Luma(_) => true,
-        }
-    }
-
-    /// (width, height) pixels.
-    fn size(&self) -> (i32, i32) {
-        match self {
-            Source::Bgr(image) => (image.cols(), image.rows()),
-            Source::Luma(planes) => {
-                let (width, height) = planes.size();
-                (width as i32, height as i32)
-            }
-        }
-    }
-
-    fn greys(&self) -> opencv::Result<Greys<'_>> {
-        Ok(match self {
-            Source::Bgr(image) => {
-                let (width, height) = self.size();
-                Greys::Bgr {
-                    bytes: image.data_bytes()?,
-                    width,
-                    height,
-                }
-            }
-            Source::Luma(planes) => Greys::Luma(*planes),
-        })
-    }
-
-    /// The frame as one grey channel, for its gradients.
-    fn grey_image(&self) -> opencv::Result<Mat> {
-        let mut grey = Mat::default();
-        match self {
-            Source::Bgr(image) => {
-                imgproc::cvt_color_def(image, &mut grey, imgproc::COLOR_BGR2GRAY)?
-            }
-            Source::Luma(planes) => {
-                let (width, height) = planes.size();
-                let (plane, stride) = planes.luma_plane();
-                grey = Mat::new_rows_cols_with_default(
-                    height as i32,
-                    width as i32,
-                    opencv::core::CV_8UC1,
-                    opencv::core::Scalar::all(0.0),
-                )?;
-                for (row, out) in grey.data_bytes_mut()?.chunks_exact_mut(width).enumerate() {
-                    out.copy_from_slice(&plane[row * stride..row * stride + width]);
-                }
-            }
-        }
-        Ok(grey)
-    }
-}
-
 /// Grey levels of anchors, centred on their mean, for correlation.
 #[derive(Debug)]
 struct Centred {
@@ -461,10 +397,11 @@ impl Centred {
     }
 }
 
-/// A frame read as grey: a BGR image's bytes (the mean of the channels), or
-/// a decoded frame's luma.
+/// A frame read as grey: a BGR image (the mean of its channels), or a
+/// decoded frame's luma.
 enum Greys<'a> {
     Bgr {
+        image: &'a Mat,
         bytes: &'a [u8],
         width: i32,
         height: i32,
@@ -472,7 +409,55 @@ enum Greys<'a> {
     Luma(Yuv420<'a>),
 }
 
-impl Greys<'_> {
+impl<'a> Greys<'a> {
+    /// A BGR image's greys; `None` for an image the meter cannot read.
+    fn of_bgr(image: &'a Mat) -> opencv::Result<Option<Greys<'a>>> {
+        if !measurable(image) {
+            return Ok(None);
+        }
+        Ok(Some(Greys::Bgr {
+            image,
+            bytes: image.data_bytes()?,
+            width: image.cols(),
+            height: image.rows(),
+        }))
+    }
+
+    /// (width, height) pixels.
+    fn size(&self) -> (i32, i32) {
+        match self {
+            Greys::Bgr { width, height, .. } => (*width, *height),
+            Greys::Luma(planes) => {
+                let (width, height) = planes.size();
+                (width as i32, height as i32)
+            }
+        }
+    }
+
+    /// The frame as one grey channel, for its gradients.
+    fn grey_image(&self) -> opencv::Result<Mat> {
+        let mut grey = Mat::default();
+        match self {
+            Greys::Bgr { image, .. } => {
+                imgproc::cvt_color_def(*image, &mut grey, imgproc::COLOR_BGR2GRAY)?
+            }
+            Greys::Luma(planes) => {
+                let (width, height) = planes.size();
+                let (plane, stride) = planes.luma_plane();
+                grey = Mat::new_rows_cols_with_default(
+                    height as i32,
+                    width as i32,
+                    opencv::core::CV_8UC1,
+                    opencv::core::Scalar::all(0.0),
+                )?;
+                for (row, out) in grey.data_bytes_mut()?.chunks_exact_mut(width).enumerate() {
+                    out.copy_from_slice(&plane[row * stride..row * stride + width]);
+                }
+            }
+        }
+        Ok(grey)
+    }
+
     /// Grey level at a whole pixel; `None` off the image.
     fn grey(&self, x: i32, y: i32) -> Option<f32> {
         match self {
@@ -480,6 +465,7 @@ impl Greys<'_> {
                 bytes,
                 width,
                 height,
+                ..
             } => {
                 if x < 0 || y < 0 || x >= *width || y >= *height {
                     return None;
@@ -525,14 +511,13 @@ impl Greys<'_> {
 impl Anchors {
     /// The strongest edge pixel of each grid cell of `frame` (if strong
     /// enough), keeping clear of the image's edges by the search window.
-    fn pick(frame: &Source<'_>) -> opencv::Result<Anchors> {
-        let grey = frame.grey_image()?;
+    fn pick(image: &Greys<'_>) -> opencv::Result<Anchors> {
+        let grey = image.grey_image()?;
         let (mut gx, mut gy) = (Mat::default(), Mat::default());
         imgproc::sobel_def(&grey, &mut gx, opencv::core::CV_32F, 1, 0)?;
         imgproc::sobel_def(&grey, &mut gy, opencv::core::CV_32F, 0, 1)?;
         let (width, height) = (grey.cols() as usize, grey.rows() as usize);
         let (gx, gy) = (gx.data_typed::<f32>()?, gy.data_typed::<f32>()?);
-        let image = frame.greys()?;
         let margin = SEARCH_PX as usize + 4;
         let (mut points, mut smooth_levels) = (Vec::new(), Vec::new());
         let mut top = margin;

@@ -200,10 +200,15 @@ impl<'a> Yuv420<'a> {
         }
         // Whole chroma pairs: the region starts on an even column.
         let left = (region.x.max(0) as usize).min(self.width) & !1;
-        let right = ((region.x.max(0) + region.width.max(0)) as usize).min(self.width);
+        let right = (region.x.max(0).saturating_add(region.width.max(0)) as usize).min(self.width);
         let top = (region.y.max(0) as usize).min(self.height);
-        let bottom = ((region.y.max(0) + region.height.max(0)) as usize).min(self.height);
+        let bottom =
+            (region.y.max(0).saturating_add(region.height.max(0)) as usize).min(self.height);
         let coefficients = Coefficients::for_range(self.range);
+        #[cfg(target_arch = "x86_64")]
+        let vector = std::arch::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let vector = false;
         for y in top..bottom {
             let luma = &self.planes[0][y * self.strides[0]..][..self.width];
             let cb = &self.planes[1][(y / 2) * self.strides[1]..][..self.width.div_ceil(2)];
@@ -211,6 +216,7 @@ impl<'a> Yuv420<'a> {
             let out = &mut bgr[y * row_bytes..][..row_bytes];
             convert_row(
                 &coefficients,
+                vector,
                 &luma[left..right],
                 &cb[left / 2..],
                 &cr[left / 2..],
@@ -221,16 +227,26 @@ impl<'a> Yuv420<'a> {
 }
 
 /// One row's pixels: `luma` (starting on an even column), its chroma from
-/// that column's sample on, into `out` (3 bytes a pixel).
+/// that column's sample on, into `out` (3 bytes a pixel); 16 at a time
+/// where `vector` says the CPU has AVX2.
 #[inline]
-fn convert_row(coefficients: &Coefficients, luma: &[u8], cb: &[u8], cr: &[u8], out: &mut [u8]) {
+fn convert_row(
+    coefficients: &Coefficients,
+    vector: bool,
+    luma: &[u8],
+    cb: &[u8],
+    cr: &[u8],
+    out: &mut [u8],
+) {
     let mut done = 0;
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has just been found to support AVX2, the only
-        // requirement of `convert_avx2`.
+    if vector {
+        // SAFETY: `vector` is true only where the CPU was found to support
+        // AVX2, the only requirement of `convert_avx2`.
         done = unsafe { convert_avx2(coefficients, luma, cb, cr, out) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = vector;
     convert_scalar(
         coefficients,
         &luma[done..],
