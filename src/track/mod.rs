@@ -11,7 +11,9 @@ use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
-use crate::geometry::{nearest_pocket, pocket_centre, Piece, PlacedPiece, Pocket, Seat, Stroke};
+use crate::geometry::{
+    nearest_pocket, pocket_centre, seat_at, Piece, PlacedPiece, Pocket, Seat, Stroke,
+};
 
 /// Tuning of the tracker.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -769,6 +771,11 @@ impl Tracker {
         self.remember_hands(detections);
         self.recently_lost.retain(|lost| t - lost.t <= LOOKED_FOR_S);
         let mut keep = vec![true; self.tracks.len()];
+        let mut striker_tracked = self
+            .tracks
+            .iter()
+            .any(|t| t.confirmed && t.piece == Piece::Striker);
+        let hand_seats = detections.hand_seats();
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
@@ -790,6 +797,14 @@ impl Tracker {
                         || near_hand(&self.recent_hands, track.position)
                     {
                         track.confirmed = true;
+                        if !striker_tracked && set_down_on_base_lines_by_hand(track, &hand_seats) {
+                            // Set down, not moving: what its partial
+                            // sightings under the fingers measured as motion
+                            // is not (clip 2985).
+                            track.take_for_striker();
+                            track.velocity = Vector2::zeros();
+                            striker_tracked = true;
+                        }
                         events.push(TrackEvent::Appeared {
                             id: track.id,
                             piece: track.piece,
@@ -1569,6 +1584,20 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
     track.missed = 0;
     track.seen_in_a_row = (track.seen_in_a_row + 1).min(options.confirm_frames.max(1));
     track.vote(detection);
+}
+
+/// Whether a new track, while no striker is followed, is the striker just
+/// set down: still where it was first seen, on the base lines of a seat an
+/// arm reaches in from, whatever it reads as. The striker is the only piece
+/// put down by hand on base lines (dues go within the outer circle, ICF 9;
+/// the Queen and jumped pieces in the centre circle, ICF 65(a) and 93), and
+/// the fingers that set and flick it cover part of it, so that what shows
+/// of it measures and reads as a carromman (clips 3163 and 3175: a 10 mm
+/// disc read as a white up to the strike, then lost speeding after the
+/// striker or taking over a black it hit, and taken as pocketed).
+fn set_down_on_base_lines_by_hand(track: &Track, hand_seats: &[Seat]) -> bool {
+    !track.moved_since_first_seen()
+        && seat_at(track.position).is_some_and(|seat| hand_seats.contains(&seat))
 }
 
 /// A new track's velocity (mm/s) over its sightings so far (the smoothed
@@ -2491,6 +2520,63 @@ mod tests {
         );
         assert_eq!(id_of(&f, Piece::White).len(), 1, "{:?}", f.events);
         assert!(id_of(&f, Piece::Black).is_empty());
+    }
+
+    /// What a disc put down by an arm reaching in from south, read as a
+    /// white and seen 6 mm apart in its first two frames under the fingers,
+    /// is followed as after ten frames, and its speed (mm/s) when its track
+    /// was confirmed; `resting` are pieces on the board from the first frame.
+    fn set_down_by_hand(at: Point2<f64>, resting: Vec<Detection>) -> (Piece, f64) {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed(&mut tracker, frame(0, resting.clone()));
+        let mut speed_when_confirmed = None;
+        let mut last = None;
+        for i in 1..=10 {
+            let shift = if i == 1 { -6.0 } else { 0.0 };
+            let mut discs = resting.clone();
+            discs.push(disc(Piece::White, at.x + shift, at.y));
+            let mut detections = frame(i, discs);
+            // The fingers just behind it, towards the south edge.
+            detections.occluders.push(Occluder {
+                min: Point2::new(at.x - 20.0, -HALF_SURFACE_MM),
+                max: Point2::new(at.x + 20.0, at.y - 12.0),
+                cause: OcclusionCause::Hand,
+                enters_from: Some(Seat::South),
+            });
+            let f = feed(&mut tracker, detections);
+            for event in &f.events {
+                if let TrackEvent::Appeared { id, .. } = event {
+                    let track = f.tracks.iter().find(|t| t.id == *id);
+                    speed_when_confirmed = track.map(Track::speed);
+                }
+            }
+            last = Some(f);
+        }
+        let last = last.expect("ten frames fed");
+        let track = last
+            .tracks
+            .iter()
+            .find(|t| (t.position - at).norm() < 10.0)
+            .expect("the disc put down by hand is followed");
+        let speed = speed_when_confirmed.expect("its track was confirmed");
+        (track.piece, speed)
+    }
+
+    #[test]
+    fn a_disc_set_down_by_hand_on_the_arms_base_lines_is_the_striker_whatever_it_reads_as() {
+        // Clip 3163: the striker, part-hidden by the fingers, read as a white.
+        let on_base_lines = Point2::new(90.0, -262.0);
+        let (piece, speed) = set_down_by_hand(on_base_lines, vec![]);
+        assert_eq!(piece, Piece::Striker);
+        assert_eq!(speed, 0.0, "set down, not moving");
+        // Off the base lines it is what it reads as (a due is put down
+        // within the outer circle).
+        let (piece, _) = set_down_by_hand(Point2::new(90.0, -120.0), vec![]);
+        assert_eq!(piece, Piece::White);
+        // There is one striker: with one followed, it is a white.
+        let striker = disc(Piece::Striker, -200.0, 150.0);
+        let (piece, _) = set_down_by_hand(on_base_lines, vec![striker]);
+        assert_eq!(piece, Piece::White);
     }
 
     #[test]
