@@ -533,6 +533,13 @@ pub fn run_session(
         if step.struck.is_some() {
             let run_index = run.base + vision.machine().finished().len();
             compare_before_strike(&board, &tracks, run_index, &mut run);
+            if let Some(on_board) = board.view.on_board {
+                vision.machine_mut().laws_count_at_strike(SeenCount {
+                    white: on_board.white,
+                    black: on_board.black,
+                    queen: on_board.queen,
+                });
+            }
             // As `carrom track` does: a seat nothing seen showed is the
             // one whose turn it is.
             if let (Some(in_turn), false) = (board.view.next_seat, board.strokes.is_empty()) {

@@ -113,6 +113,11 @@ pub struct VisionExtra {
     /// evidence of a departure (see [`reconcile_exits`]).
     #[serde(skip)]
     lost_far_from_pocket: Vec<(Piece, Pocket, f64)>,
+    /// The pieces the laws had on the board when the stroke was struck,
+    /// where the caller keeps the score (see
+    /// [`StrokeMachine::laws_count_at_strike`]).
+    #[serde(skip)]
+    laws_before: Option<SeenCount>,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -1009,6 +1014,17 @@ impl StrokeMachine {
         });
         current.stroke.seat = seat;
         self.last_seat = Some(seat);
+    }
+
+    /// The pieces the laws have on the board as the current stroke is
+    /// struck: where fewer of a kind were seen than that, the tracker had
+    /// already lost sight of some, and the count at rest cannot confirm a
+    /// piece of that kind lost far from a pocket went in (see
+    /// [`reconcile_exits`]).
+    pub fn laws_count_at_strike(&mut self, count: SeenCount) {
+        if let Some(current) = self.current.as_mut() {
+            current.vision.laws_before = Some(count);
+        }
     }
 
     /// As [`Self::struck_in_turn_from`], where players sit only at the
@@ -2450,9 +2466,20 @@ fn reconcile_exits(
     for (i, o) in overboard.iter().enumerate() {
         kept_overboard[i] = take(&mut missing, o.piece);
     }
+    let seen_short_of_the_laws = |piece: Piece| {
+        let before = stroke.vision.seen_before;
+        stroke.vision.laws_before.is_some_and(|laws| match piece {
+            Piece::White => before.white < laws.white,
+            Piece::Black => before.black < laws.black,
+            Piece::Queen => !before.queen && laws.queen,
+            Piece::Striker => false,
+        })
+    };
+    let mut short_count = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
         if far[i] {
-            kept_pocketed[i] = take(&mut missing, p.piece);
+            short_count[i] = seen_short_of_the_laws(p.piece);
+            kept_pocketed[i] = !short_count[i] && take(&mut missing, p.piece);
         }
     }
     // The one kind the count misses, if exactly one is missing and it is a
@@ -2473,6 +2500,16 @@ fn reconcile_exits(
             continue;
         }
         let seen_as = p.piece;
+        if far[i] && short_count[i] {
+            // The count had lost sight of pieces of this kind before the
+            // stroke: one more lost from sight says nothing.
+            alert(
+                stroke,
+                p.t,
+                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but fewer of its kind were seen before the stroke than the laws have on the board: the count at rest cannot tell, and it is not taken as pocketed", p.pocket.map_or("", Pocket::name)),
+            );
+            continue;
+        }
         if far[i] {
             // Never seen going in: the count at rest outweighs it.
             alert(
@@ -8037,6 +8074,58 @@ mod tests {
         // 177 mm out (clip 2952's black, which had not gone in) is far.
         let short_of_near = pocket_centre(Pocket::Se) + Vector2::new(-125.0, 125.0);
         assert_eq!(play(short_of_near, 2), (vec![Some(Pocket::Ne)], 1));
+    }
+
+    /// Clip 3159: a white lost from sight mid-board, speeding at the NW
+    /// pocket, on a light board where six of the laws' nine whites were
+    /// seen; the count at rest missed one more white, which it would have
+    /// whether or not that white went in. Where as many as the laws have
+    /// were seen, the count decides as before.
+    #[test]
+    fn a_piece_lost_far_from_a_pocket_is_not_taken_as_pocketed_on_a_count_already_short() {
+        let play = |laws_black: Option<u32>| {
+            let mut stroke = stroke_seen_with(1, 4);
+            stroke.vision.laws_before = laws_black.map(|black| SeenCount {
+                white: 1,
+                black,
+                queen: false,
+            });
+            LostTowardsPocket {
+                id: TrackId(9),
+                piece: Piece::Black,
+                pocket: Pocket::Se,
+                last_seen: Point2::new(66.0, -44.0),
+                t: 0.2,
+                speed: 3500.0,
+                striker_elsewhere: false,
+            }
+            .record_in(&mut stroke);
+            let mut tracks = vec![
+                track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+                track_of(2, Piece::Striker, Point2::new(0.0, -200.0)),
+            ];
+            for k in 0..3 {
+                tracks.push(track_of(
+                    3 + k,
+                    Piece::Black,
+                    Point2::new(-100.0, 50.0 * f64::from(k)),
+                ));
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            let pockets: Vec<Option<Pocket>> =
+                stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
+            (pockets, stroke.vision.alerts)
+        };
+        assert_eq!(play(None).0, vec![Some(Pocket::Se)]);
+        assert_eq!(play(Some(4)).0, vec![Some(Pocket::Se)]);
+        let (pockets, alerts) = play(Some(5));
+        assert!(pockets.is_empty(), "{alerts:?}");
+        assert!(
+            alerts
+                .iter()
+                .any(|a| a.message.contains("the count at rest cannot tell")),
+            "{alerts:?}"
+        );
     }
 
     #[test]

@@ -216,6 +216,9 @@ pub fn track_clip(
         };
         if let Some(seat) = step.struck {
             let in_turn = referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
+            if let Some(count) = referee.laws_count() {
+                clip_tracker.machine_mut().laws_count_at_strike(count);
+            }
             // The laws' turn order is the best guess at a seat nothing seen
             // showed; the machine takes it only for such a stroke.
             if let Some(in_turn) = in_turn {
@@ -972,6 +975,17 @@ impl Referee {
             ));
         }
         (self.played > 0).then(|| engine.next_seat()).flatten()
+    }
+
+    /// The pieces the laws have on the board after the strokes played so
+    /// far, once the engine keeps the score.
+    fn laws_count(&self) -> Option<SeenCount> {
+        let on_board = self.engine.as_ref()?.on_board();
+        Some(SeenCount {
+            white: on_board.white,
+            black: on_board.black,
+            queen: on_board.queen,
+        })
     }
 
     /// The seats players sit at, once the match is set up.
