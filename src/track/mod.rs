@@ -738,6 +738,22 @@ impl Tracker {
         // (the first pass looked for it where it lay): a disc leaping away
         // from the hand is the striker it just flicked (blurred, it can pass
         // for a carromman). Only once the hand has gone may it have been moved.
+        // The striker lying still on a seat's base lines, unseen now: struck
+        // this frame, it is a blur somewhere ahead, and a piece at rest it
+        // has not reached yet has not moved.
+        let striker_just_struck: Vec<Point2<f64>> = self
+            .tracks
+            .iter()
+            .enumerate()
+            .filter(|&(ti, t)| {
+                !track_matched[ti]
+                    && t.confirmed
+                    && t.piece == Piece::Striker
+                    && t.speed() < AT_REST_MM_S
+                    && seat_at(t.position).is_some()
+            })
+            .map(|(_, t)| t.position)
+            .collect();
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let still_under_hand = track.hidden
@@ -753,6 +769,7 @@ impl Tracker {
                     && distance <= self.options.jump_mm
                     && within_reach(track, detection, dt)
                     && ahead_of(track, bounced[ti], detection.centre, dt)
+                    && !towards_a_striker_at_rest(track, detection.centre, &striker_just_struck)
                 {
                     pairs.push((distance, ti, di, bounced[ti]));
                 }
@@ -797,7 +814,14 @@ impl Tracker {
                         || near_hand(&self.recent_hands, track.position)
                     {
                         track.confirmed = true;
-                        if !striker_tracked && set_down_on_base_lines_by_hand(track, &hand_seats) {
+                        // A carromman found again is the one lost (a track
+                        // is found again only as a piece of its own kind).
+                        let carromman_found_again =
+                            found_again.is_some() && track.piece != Piece::Striker;
+                        if !striker_tracked
+                            && !carromman_found_again
+                            && set_down_on_base_lines_by_hand(track, &hand_seats)
+                        {
                             // Set down, not moving: what its partial
                             // sightings under the fingers measured as motion
                             // is not (clip 2985).
@@ -1450,6 +1474,26 @@ fn ahead_of(track: &Track, bounced: [bool; 2], at: Point2<f64>, dt: f64) -> bool
     }
     not_back_from(track.position, heading, at)
 }
+
+/// Whether a jump of the resting `track` to `at` runs towards one of the
+/// `strikers` lying still, unseen this frame (within [`TOWARDS_COS`]): a
+/// struck piece moves away from what struck it, so such a disc is the
+/// striker's own blur on its way (clip 3125's break: the striker's blur
+/// 50 mm short of the cluster was taken by the white at its head, which
+/// then followed the striker).
+fn towards_a_striker_at_rest(track: &Track, at: Point2<f64>, strikers: &[Point2<f64>]) -> bool {
+    if track.piece == Piece::Striker || track.speed() >= AT_REST_MM_S {
+        return false;
+    }
+    let jump = at - track.position;
+    strikers.iter().any(|&striker| {
+        let to_striker = striker - track.position;
+        jump.dot(&to_striker) > TOWARDS_COS * jump.norm() * to_striker.norm()
+    })
+}
+
+/// A jump within 60 degrees of the way to the striker runs towards it.
+const TOWARDS_COS: f64 = 0.5;
 
 /// Within this distance (mm) of the cushion or a pocket's mouth a piece may
 /// rebound straight back ([`ahead_of`]).
@@ -2284,6 +2328,50 @@ mod tests {
         );
         assert_eq!(id_of(&f, Piece::Striker), vec![before]);
         assert!(f.events.is_empty(), "{:?}", f.events);
+    }
+
+    /// Where the white at the head of the break's cluster is followed to
+    /// after the striker lying on north's base lines is struck and its
+    /// blur, read as a white, is seen at `blur`.
+    fn head_of_the_cluster_after_the_strike(blur: Point2<f64>) -> Point2<f64> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let head = Point2::new(0.0, 47.7);
+        for i in 0..3 {
+            feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::Striker, 0.0, 262.0),
+                        disc(Piece::White, head.x, head.y),
+                    ],
+                ),
+            );
+        }
+        let f = feed(
+            &mut tracker,
+            frame(3, vec![disc(Piece::White, blur.x, blur.y)]),
+        );
+        let white = f
+            .tracks
+            .iter()
+            .find(|t| t.piece == Piece::White)
+            .expect("the white is still followed");
+        white.position
+    }
+
+    #[test]
+    fn a_resting_piece_does_not_jump_towards_the_striker_just_struck() {
+        // Clip 3125's break: the striker's blur, 50 mm short of the cluster
+        // and read as a white, is not the white at its head.
+        let towards = head_of_the_cluster_after_the_strike(Point2::new(2.0, 98.0));
+        assert!(
+            (towards - Point2::new(0.0, 47.7)).norm() < 1.0,
+            "{towards:?}"
+        );
+        // A disc as far the other way is the white, knocked on.
+        let away = head_of_the_cluster_after_the_strike(Point2::new(2.0, -2.3));
+        assert!((away - Point2::new(2.0, -2.3)).norm() < 1.0, "{away:?}");
     }
 
     #[test]
