@@ -733,11 +733,6 @@ impl Tracker {
             detections,
             dt,
         );
-        // Second pass: a struck piece jumps; pair the rest by class over a wide
-        // gate. A carromman still under the hand that hid it has not jumped
-        // (the first pass looked for it where it lay): a disc leaping away
-        // from the hand is the striker it just flicked (blurred, it can pass
-        // for a carromman). Only once the hand has gone may it have been moved.
         // The striker lying still on a seat's base lines, unseen now: struck
         // this frame, it is a blur somewhere ahead, and a piece at rest it
         // has not reached yet has not moved.
@@ -754,6 +749,11 @@ impl Tracker {
             })
             .map(|(_, t)| t.position)
             .collect();
+        // Second pass: a struck piece jumps; pair the rest by class over a wide
+        // gate. A carromman still under the hand that hid it has not jumped
+        // (the first pass looked for it where it lay): a disc leaping away
+        // from the hand is the striker it just flicked (blurred, it can pass
+        // for a carromman). Only once the hand has gone may it have been moved.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let still_under_hand = track.hidden
