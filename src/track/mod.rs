@@ -1695,6 +1695,13 @@ mod tests {
         }
     }
 
+    /// Feeds the frames `frames`, each showing `discs`.
+    fn feed_still(tracker: &mut Tracker, frames: std::ops::Range<u64>, discs: &[Detection]) {
+        for i in frames {
+            feed(tracker, frame(i, discs.to_vec()));
+        }
+    }
+
     fn frame(index: u64, discs: Vec<Detection>) -> Detections {
         Detections {
             index,
@@ -2336,18 +2343,11 @@ mod tests {
     fn head_of_the_cluster_after_the_strike(blur: Point2<f64>) -> Point2<f64> {
         let mut tracker = Tracker::new(TrackerOptions::default());
         let head = Point2::new(0.0, 47.7);
-        for i in 0..3 {
-            feed(
-                &mut tracker,
-                frame(
-                    i,
-                    vec![
-                        disc(Piece::Striker, 0.0, 262.0),
-                        disc(Piece::White, head.x, head.y),
-                    ],
-                ),
-            );
-        }
+        let lying = [
+            disc(Piece::Striker, 0.0, 262.0),
+            disc(Piece::White, head.x, head.y),
+        ];
+        feed_still(&mut tracker, 0..3, &lying);
         let f = feed(
             &mut tracker,
             frame(3, vec![disc(Piece::White, blur.x, blur.y)]),
@@ -2377,18 +2377,11 @@ mod tests {
     #[test]
     fn a_piece_under_a_hand_stays_and_one_in_the_open_vanishes() {
         let mut tracker = Tracker::new(TrackerOptions::default());
-        for i in 0..3 {
-            feed(
-                &mut tracker,
-                frame(
-                    i,
-                    vec![
-                        disc(Piece::Black, 100.0, 100.0),
-                        disc(Piece::Queen, -200.0, 0.0),
-                    ],
-                ),
-            );
-        }
+        let lying = [
+            disc(Piece::Black, 100.0, 100.0),
+            disc(Piece::Queen, -200.0, 0.0),
+        ];
+        feed_still(&mut tracker, 0..3, &lying);
         let hand = Occluder {
             min: Point2::new(80.0, 80.0),
             max: Point2::new(300.0, 300.0),
