@@ -12,7 +12,7 @@ use opencv::core::Mat;
 use serde::Serialize;
 
 use crate::calibrate::gray::GrayImage;
-use crate::contract::{OverboardPiece, PocketedPiece, Stroke};
+use crate::contract::{OnBoard, OverboardPiece, PocketedPiece, Stroke};
 use crate::detect::refine::{fit_outline_of, outline_near};
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
@@ -364,6 +364,17 @@ impl SeenCount {
         }
     }
 
+    /// Whether fewer of `piece`'s kind are counted here than in `laws`
+    /// (never for the striker, which the laws do not count).
+    fn short_of(self, laws: SeenCount, piece: Piece) -> bool {
+        match piece {
+            Piece::White => self.white < laws.white,
+            Piece::Black => self.black < laws.black,
+            Piece::Queen => !self.queen && laws.queen,
+            Piece::Striker => false,
+        }
+    }
+
     /// Each kind's count, or `other`'s where it saw more.
     fn at_least(self, other: Option<SeenCount>) -> SeenCount {
         let Some(other) = other else {
@@ -373,6 +384,17 @@ impl SeenCount {
             white: self.white.max(other.white),
             black: self.black.max(other.black),
             queen: self.queen || other.queen,
+        }
+    }
+}
+
+impl From<OnBoard> for SeenCount {
+    /// The pieces the laws have on the board, as a count.
+    fn from(on_board: OnBoard) -> SeenCount {
+        SeenCount {
+            white: on_board.white,
+            black: on_board.black,
+            queen: on_board.queen,
         }
     }
 }
@@ -2468,12 +2490,10 @@ fn reconcile_exits(
     }
     let seen_short_of_the_laws = |piece: Piece| {
         let before = stroke.vision.seen_before;
-        stroke.vision.laws_before.is_some_and(|laws| match piece {
-            Piece::White => before.white < laws.white,
-            Piece::Black => before.black < laws.black,
-            Piece::Queen => !before.queen && laws.queen,
-            Piece::Striker => false,
-        })
+        stroke
+            .vision
+            .laws_before
+            .is_some_and(|laws| before.short_of(laws, piece))
     };
     let mut short_count = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {

@@ -980,12 +980,7 @@ impl Referee {
     /// The pieces the laws have on the board after the strokes played so
     /// far, once the engine keeps the score.
     fn laws_count(&self) -> Option<SeenCount> {
-        let on_board = self.engine.as_ref()?.on_board();
-        Some(SeenCount {
-            white: on_board.white,
-            black: on_board.black,
-            queen: on_board.queen,
-        })
+        Some(self.engine.as_ref()?.on_board().into())
     }
 
     /// The seats players sit at, once the match is set up.
