@@ -150,6 +150,32 @@ const OUTLINE_SEEDS_MM: f64 = 8.0;
 /// An outline found this far (mm) from the point is still its piece's.
 const OUTLINE_REACH_MM: f64 = 9.0;
 
+/// The disc outline of about `radius_mm` nearest `at` on the camera frame,
+/// within [`OUTLINE_REACH_MM`] of it, looked for from `at` and six points
+/// round it ([`OUTLINE_SEEDS_MM`] away): a track's centre can lie off its
+/// piece by more than a fit from it reaches (clip 3099: the striker at
+/// rest, followed as a black 8 mm off its centre).
+pub fn fit_outline_near(
+    frame: &GrayImage,
+    top_view: &TopView,
+    shift: Shift,
+    at: Point2<f64>,
+    radius_mm: f64,
+) -> Option<FittedOutline> {
+    outline_seeds()
+        .filter_map(|seed| fit_outline_of(frame, top_view, shift, at + seed, radius_mm))
+        .filter(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
+        .min_by(|a, b| (a.centre - at).norm().total_cmp(&(b.centre - at).norm()))
+}
+
+/// `at` itself, then six points round it [`OUTLINE_SEEDS_MM`] away.
+fn outline_seeds() -> impl Iterator<Item = Vector2<f64>> {
+    std::iter::once(Vector2::zeros()).chain((0..6).map(|k| {
+        let angle = f64::from(k) * std::f64::consts::FRAC_PI_3;
+        Vector2::new(angle.cos(), angle.sin()) * OUTLINE_SEEDS_MM
+    }))
+}
+
 /// Whether a disc's outline of one of `radii_mm` shows on the camera frame
 /// within [`OUTLINE_REACH_MM`] of `at`, looked for from `at` and six points
 /// round it: a piece shows one there, a print on the board does not.
@@ -160,11 +186,7 @@ pub fn outline_near(
     at: Point2<f64>,
     radii_mm: &[f64],
 ) -> bool {
-    let seeds = std::iter::once(Vector2::zeros()).chain((0..6).map(|k| {
-        let angle = f64::from(k) * std::f64::consts::FRAC_PI_3;
-        Vector2::new(angle.cos(), angle.sin()) * OUTLINE_SEEDS_MM
-    }));
-    seeds
+    outline_seeds()
         .flat_map(|seed| radii_mm.iter().map(move |&r| (seed, r)))
         .any(|(seed, radius_mm)| {
             fit_outline_of(frame, top_view, shift, at + seed, radius_mm)

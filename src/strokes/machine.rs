@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OnBoard, OverboardPiece, PocketedPiece, Stroke};
-use crate::detect::refine::{fit_outline_of, outline_near};
+use crate::detect::refine::{fit_outline_near, fit_outline_of, outline_near, FittedOutline};
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::segment_distance;
@@ -224,28 +224,24 @@ impl RestSnapshot {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
-        let mut outline_radii = vec![None; self.pieces.len()];
-        for ((resting, &seen), radius) in self
-            .pieces
-            .iter_mut()
-            .zip(&self.seen)
-            .zip(&mut outline_radii)
+        let mut outlines = vec![None; self.pieces.len()];
+        for ((resting, &seen), fitted) in self.pieces.iter_mut().zip(&self.seen).zip(&mut outlines)
         {
             let Some(outline) =
                 fit_outline_of(&grey, top_view, shift, seen, resting.piece.radius_mm())
             else {
                 // The striker followed as a carromman may be too large for
-                // a carromman's outline to be fitted (a 41.3 mm one is): its
-                // own size is measured for finding it.
+                // a carromman's outline to be fitted (a 41.3 mm one is), or
+                // followed off its centre: its own size is measured, round
+                // the track's place, for finding it.
                 if resting.piece != Piece::Striker {
-                    *radius = fit_outline_of(&grey, top_view, shift, seen, STRIKER_RADIUS_MM)
-                        .map(|outline| outline.radius_mm);
+                    *fitted = fit_outline_near(&grey, top_view, shift, seen, STRIKER_RADIUS_MM);
                 }
                 // A piece whose centre the track has a little off (a
                 // neighbour or a print beside it drew it) keeps its track's
                 // place, but its outline is there: it is no print. (An
                 // outline measured at the striker's size is one already.)
-                resting.no_outline = radius.is_none()
+                resting.no_outline = fitted.is_none()
                     && !outline_near(
                         &grey,
                         top_view,
@@ -255,47 +251,50 @@ impl RestSnapshot {
                     );
                 continue;
             };
-            *radius = Some(outline.radius_mm);
+            *fitted = Some(outline);
             let at = viewpoint.map_or(outline.centre, |v| stand_on_the_board(outline.centre, v));
             *resting = RestingPiece::at(resting.piece, at);
             self.refined += 1;
         }
-        self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outline_radii);
+        self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outlines);
     }
 
-    /// Takes the piece whose outline (`outline_radii`, mm, one per piece)
-    /// stands out as a striker's for the striker, where none rests on the
-    /// board.
+    /// Takes the piece whose outline (`outlines`, one per piece) stands out
+    /// as a striker's by its radius for the striker, where none rests on
+    /// the board.
     fn find_the_striker_by_size(
         &mut self,
         grey: &GrayImage,
         top_view: &TopView,
         shift: Shift,
         viewpoint: Option<Point3<f64>>,
-        outline_radii: &[Option<f64>],
+        outlines: &[Option<FittedOutline>],
     ) {
         if self.pieces.iter().any(|p| p.piece == Piece::Striker) {
             return;
         }
-        let mut measured: Vec<(usize, f64)> = outline_radii
+        let mut measured: Vec<(usize, FittedOutline)> = outlines
             .iter()
             .enumerate()
-            .filter_map(|(k, radius)| radius.map(|r| (k, r)))
+            .filter_map(|(k, outline)| outline.map(|o| (k, o)))
             .collect();
         if measured.len() < STRIKER_BY_SIZE_MIN_OUTLINES {
             return;
         }
-        measured.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let (largest, radius) = measured[0];
-        let next = measured[1].1;
-        let median = measured[measured.len() / 2].1;
+        measured.sort_by(|a, b| b.1.radius_mm.total_cmp(&a.1.radius_mm));
+        let (largest, outline) = measured[0];
+        let radius = outline.radius_mm;
+        let next = measured[1].1.radius_mm;
+        let median = measured[measured.len() / 2].1.radius_mm;
         if radius - median < STRIKER_OVER_THE_MEDIAN_MM || radius - next < STRIKER_OVER_THE_NEXT_MM
         {
             return;
         }
-        let Some(as_striker) =
-            fit_outline_of(grey, top_view, shift, self.seen[largest], STRIKER_RADIUS_MM)
-        else {
+        // Fitted again from the outline's own centre and size: the track's
+        // centre may lie too far off for the ring (clip 2895: 6 mm), and a
+        // striker may be as small as the ICF allows (38 mm), too small for a
+        // ring sized for the largest (clip 3015: it measured 18.0 mm).
+        let Some(as_striker) = fit_outline_of(grey, top_view, shift, outline.centre, radius) else {
             return;
         };
         if (as_striker.radius_mm - radius).abs() > OUTLINES_AGREE_MM {
@@ -7748,6 +7747,18 @@ mod tests {
         whites_before: u32,
         pocketed: Vec<PocketedPiece>,
     ) -> SeenStroke {
+        // A little off, as the 2 mm top view leaves it.
+        disc_followed_off_its_centre(radius, whites_before, pocketed, Vector2::new(1.1, -0.8))
+    }
+
+    /// As [`disc_at_rest_followed_as_a_white_after`], with the white's
+    /// track `off` the disc's centre (mm).
+    fn disc_followed_off_its_centre(
+        radius: f64,
+        whites_before: u32,
+        pocketed: Vec<PocketedPiece>,
+        off: Vector2<f64>,
+    ) -> SeenStroke {
         let carrommen = [
             (Piece::White, -150.0, 60.0),
             (Piece::White, 40.0, 180.0),
@@ -7771,8 +7782,7 @@ mod tests {
             .enumerate()
             .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
             .collect();
-        // A little off, as the 2 mm top view leaves it.
-        tracks.push(track_of(9, Piece::White, disc_at + Vector2::new(1.1, -0.8)));
+        tracks.push(track_of(9, Piece::White, disc_at + off));
         let at_rest = at_rest_with(tracks);
         let mut stroke = stroke_seen_with(whites_before, 3);
         stroke.stroke.overboard = vec![OverboardPiece {
@@ -7875,6 +7885,48 @@ mod tests {
         assert_eq!(rest.striker_counted_as, None);
         assert!(rest.pieces.iter().all(|p| p.piece != Piece::Striker));
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+    }
+
+    #[test]
+    fn the_striker_at_rest_is_found_by_its_size_where_its_track_lies_off_its_centre() {
+        // Clip 3099: the striker at rest followed as a black 8 mm off its
+        // centre, farther than an outline fitted from there may move.
+        let off = Vector2::new(-5.0, 5.0);
+        let stroke = disc_followed_off_its_centre(STRIKER_RADIUS_MM, 6, Vec::new(), off);
+        let rest = stroke.vision.rest.as_ref().unwrap();
+        assert_eq!(rest.striker_counted_as, Some(Piece::White), "{rest:?}");
+        let striker = rest.pieces.iter().find(|p| p.piece == Piece::Striker);
+        assert!(
+            striker.is_some_and(|s| (s.x - 30.0).hypot(s.y + 40.0) < 0.3),
+            "{rest:?}"
+        );
+        assert_eq!(
+            stroke.stroke.overboard.len(),
+            1,
+            "{:?}",
+            stroke.vision.alerts
+        );
+        // A carromman followed as far off is no striker.
+        let stroke = disc_followed_off_its_centre(CARROMMAN_RADIUS_MM, 6, Vec::new(), off);
+        let rest = stroke.vision.rest.as_ref().unwrap();
+        assert_eq!(rest.striker_counted_as, None, "{rest:?}");
+        assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+    }
+
+    #[test]
+    fn a_striker_measuring_under_the_icf_s_smallest_still_stands_out_by_its_size() {
+        // Clip 3015: a 38 mm striker's outline measured 18.0 mm under that
+        // lamp, the blacks' 16.6-17.1 mm: too small for a ring sized for the
+        // largest striker, but the largest outline by far.
+        let stroke = disc_at_rest_followed_as_a_white(18.0, 6);
+        let rest = stroke.vision.rest.as_ref().unwrap();
+        assert_eq!(rest.striker_counted_as, Some(Piece::White), "{rest:?}");
+        assert_eq!(
+            stroke.stroke.overboard.len(),
+            1,
+            "{:?}",
+            stroke.vision.alerts
+        );
     }
 
     /// Three whites lying still, lost from sight at frame 20 (under an arm,
