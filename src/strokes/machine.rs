@@ -224,6 +224,9 @@ impl RestSnapshot {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
         };
+        // Only where no striker rests on the board is one looked for among
+        // the pieces by its size (see below).
+        let striker_sought = self.pieces.iter().all(|p| p.piece != Piece::Striker);
         let mut outlines = vec![None; self.pieces.len()];
         for ((resting, &seen), fitted) in self.pieces.iter_mut().zip(&self.seen).zip(&mut outlines)
         {
@@ -234,7 +237,7 @@ impl RestSnapshot {
                 // a carromman's outline to be fitted (a 41.3 mm one is), or
                 // followed off its centre: its own size is measured, round
                 // the track's place, for finding it.
-                if resting.piece != Piece::Striker {
+                if striker_sought {
                     *fitted = fit_outline_near(&grey, top_view, shift, seen, STRIKER_RADIUS_MM);
                 }
                 // A piece whose centre the track has a little off (a
