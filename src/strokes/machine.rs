@@ -1266,10 +1266,13 @@ impl StrokeMachine {
         let Some((id, launched_in, speed)) = self.unseen_launch.take() else {
             return;
         };
+        // A piece hidden under a hand is not seen (clip 3131: a white by
+        // the north cushion moved 21 mm as an arm came over it, and lay
+        // under the hand the next frame).
         let seen_running = frame
             .tracks
             .iter()
-            .any(|t| t.id == id && t.seen_this_frame());
+            .any(|t| t.id == id && t.seen_this_frame() && !t.hidden);
         if frame.index != launched_in + 1
             || !self.in_motion()
             || speed >= FLICKER_MAX_SPEED_MM_S
@@ -4981,6 +4984,39 @@ mod tests {
         let strokes = queen_jumping(30.0, 4);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert!(alerted(&strokes[0], "striker was not seen"));
+    }
+
+    #[test]
+    fn a_piece_that_jumps_as_a_hand_comes_over_it_was_no_stroke() {
+        // Clip 3131: a white by the north cushion moved 21 mm in the frame
+        // an arm reached over it (430 mm/s), then lay under the hand.
+        let spot = Point2::new(-10.0, 330.0);
+        let moved = spot + Vector2::new(-18.0, 10.0);
+        let hand = Occluder {
+            min: Point2::new(-80.0, 290.0),
+            max: Point2::new(60.0, 420.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::North),
+        };
+        let strokes = run_with_hands((0..80u32).map(|i| {
+            let white = match i {
+                0..40 => Some(spot),
+                40 => Some(moved),
+                41..60 => None,
+                _ => Some(moved),
+            };
+            // North's arm over the board from frame 30 (whose turn it is),
+            // its hand over the white from frame 41.
+            let mut hands = arm_over_the_board(Seat::North, 30..80, i);
+            if (41..60).contains(&i) {
+                hands.push(hand);
+            }
+            (
+                white.map(|at| disc(Piece::White, at)).into_iter().collect(),
+                hands,
+            )
+        }));
+        assert!(strokes.is_empty(), "{strokes:?}");
     }
 
     #[test]
