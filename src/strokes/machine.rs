@@ -259,12 +259,14 @@ impl RestSnapshot {
             *resting = RestingPiece::at(resting.piece, at);
             self.refined += 1;
         }
-        self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outlines);
+        if striker_sought {
+            self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outlines);
+        }
     }
 
     /// Takes the piece whose outline (`outlines`, one per piece) stands out
-    /// as a striker's by its radius for the striker, where none rests on
-    /// the board.
+    /// as a striker's by its radius for the striker; called only where no
+    /// striker rests on the board.
     fn find_the_striker_by_size(
         &mut self,
         grey: &GrayImage,
@@ -273,9 +275,6 @@ impl RestSnapshot {
         viewpoint: Option<Point3<f64>>,
         outlines: &[Option<FittedOutline>],
     ) {
-        if self.pieces.iter().any(|p| p.piece == Piece::Striker) {
-            return;
-        }
         let mut measured: Vec<(usize, FittedOutline)> = outlines
             .iter()
             .enumerate()
@@ -297,15 +296,13 @@ impl RestSnapshot {
         // centre may lie too far off for the ring (clip 2895: 6 mm), and a
         // striker may be as small as the ICF allows (38 mm), too small for a
         // ring sized for the largest (clip 3015: it measured 18.0 mm).
-        let Some(as_striker) = fit_outline_of(grey, top_view, shift, outline.centre, radius) else {
+        let Some(again) = fit_outline_of(grey, top_view, shift, outline.centre, radius) else {
             return;
         };
-        if (as_striker.radius_mm - radius).abs() > OUTLINES_AGREE_MM {
+        if (again.radius_mm - radius).abs() > OUTLINES_AGREE_MM {
             return;
         }
-        let at = viewpoint.map_or(as_striker.centre, |v| {
-            stand_on_the_board(as_striker.centre, v)
-        });
+        let at = viewpoint.map_or(again.centre, |v| stand_on_the_board(again.centre, v));
         self.striker_counted_as = Some(self.pieces[largest].piece);
         self.pieces[largest] = RestingPiece::at(Piece::Striker, at);
     }
