@@ -15,6 +15,7 @@ use super::background::{self, Background};
 use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
 use super::faint::FaintSearch;
+use super::flight::{look_over_the_frame, FlightScratch, FrameSighting};
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
 use super::rims::{fill_rims, HoleSizes, RimScratch};
@@ -418,6 +419,7 @@ pub struct Detector {
     /// The holes of a piece's size in this top view (see [`fill_rims`]).
     rim_holes: HoleSizes,
     rim_scratch: RimScratch,
+    flight_scratch: FlightScratch,
 }
 
 impl Detector {
@@ -471,6 +473,7 @@ impl Detector {
             dark_pieces_split: false,
             rim_holes: HoleSizes::at_scale(frame.px_per_mm),
             rim_scratch: RimScratch::default(),
+            flight_scratch: FlightScratch::default(),
         })
     }
 
@@ -1429,6 +1432,29 @@ impl Detector {
             discs.push(*detection);
         }
         Ok(discs)
+    }
+
+    /// Discs over the frame on `sides` of this top view, away from the hands
+    /// among `occluders`: pieces in flight off the board (see
+    /// [`super::flight`]); none before the empty board is known.
+    pub fn look_over_the_frame(
+        &mut self,
+        view: &Rectified,
+        sides: &[Seat],
+        occluders: &[Occluder],
+    ) -> Result<Vec<FrameSighting>, DetectError> {
+        let Some(background) = self.background.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        Ok(look_over_the_frame(
+            background,
+            bytes,
+            &self.frame,
+            sides,
+            occluders,
+            &mut self.flight_scratch,
+        ))
     }
 
     /// A look this frame for pieces in motion the detection missed (see

@@ -20,13 +20,15 @@
 //!   hole is filled first (`rims`);
 //! - second looks where the foreground misses a piece: one at rest, against
 //!   the board kept from when it was lost (`faint`), and one in motion, where
-//!   its track's course leads ([`moving`]).
+//!   its track's course leads ([`moving`]);
+//! - pieces in flight over the frame, leaving the board ([`flight`]).
 
 pub mod background;
 mod blobs;
 pub mod colours;
 pub mod discs;
 mod faint;
+pub mod flight;
 pub mod moving;
 pub mod prior;
 pub mod refine;

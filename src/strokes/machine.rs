@@ -11,8 +11,10 @@ use nalgebra::{Point2, Point3, Vector2};
 use opencv::core::Mat;
 use serde::Serialize;
 
+use super::flights::{FlightLog, FrameCrossing};
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OnBoard, OverboardPiece, PocketedPiece, Stroke};
+use crate::detect::flight::FrameSighting;
 use crate::detect::refine::{fit_outline_near, fit_outline_of, outline_near, FittedOutline};
 use crate::detect::shake::Shift;
 use crate::detect::{stand_on_the_board, TopView};
@@ -118,6 +120,10 @@ pub struct VisionExtra {
     /// [`StrokeMachine::laws_count_at_strike`]).
     #[serde(skip)]
     laws_before: Option<SeenCount>,
+    /// The discs seen over the frame while it was watched, and the
+    /// departures over it recorded (see [`super::flights`]).
+    #[serde(skip)]
+    flights: FlightLog,
 }
 
 /// The pieces seen at the moment a stroke came to rest, for checking rest
@@ -1422,6 +1428,36 @@ impl StrokeMachine {
         }
     }
 
+    /// Discs seen over the frame at `t` (s) while it was watched: pieces in
+    /// flight off the board, squared with the departures at rest.
+    pub fn over_the_frame(&mut self, t: f64, watched: &[Seat], sightings: &[FrameSighting]) {
+        // A hand withdrawing over its own side of the frame, once it has
+        // left the surface, is no longer found as a hand: its fingers
+        // there pass for discs.
+        let arms = &self.arm_seen;
+        let striker_hand = self
+            .current
+            .as_ref()
+            .and_then(|c| Some((c.stroke.seat, c.stroke.t?)));
+        let clear_view = |side: &Seat| {
+            let arm_there = arms
+                .get(side)
+                .is_some_and(|&seen| t - seen <= ARM_OVER_THE_FRAME_S);
+            let striking_hand_there = striker_hand
+                .is_some_and(|(seat, struck)| seat == *side && t - struck <= ARM_OVER_THE_FRAME_S);
+            !arm_there && !striking_hand_there
+        };
+        let clear: Vec<FrameSighting> = sightings
+            .iter()
+            .filter(|s| clear_view(&s.side))
+            .copied()
+            .collect();
+        let watched: Vec<Seat> = watched.iter().copied().filter(clear_view).collect();
+        if let Some(current) = self.current.as_mut() {
+            current.vision.flights.seen(t, &watched, &clear);
+        }
+    }
+
     /// An alert from a stage before the machine (a print taken for a piece
     /// and dropped) on the stroke under way, if one is.
     pub fn alert(&mut self, t: f64, message: String) {
@@ -2488,8 +2524,23 @@ fn reconcile_exits(
     let mut overboard = std::mem::take(&mut stroke.stroke.overboard);
     overboard.sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
     let mut kept_overboard = vec![false; overboard.len()];
+    // A departure whose side of the frame was watched with a clear view
+    // while its piece would have flown over it, and nothing was seen
+    // there, came back off the cushion (or was never a piece).
+    let unseen_in_flight: Vec<Option<usize>> = overboard
+        .iter()
+        .map(|o| {
+            let t = o.t?;
+            let looks = stroke.vision.flights.looks_at_crossing(o.piece, t);
+            (looks >= LOOKS_TO_RULE_OUT_A_FLIGHT
+                && stroke.vision.flights.flight_of(o.piece, t).is_none())
+            .then_some(looks)
+        })
+        .collect();
     for (i, o) in overboard.iter().enumerate() {
-        kept_overboard[i] = take(&mut missing, o.piece);
+        if unseen_in_flight[i].is_none() {
+            kept_overboard[i] = take(&mut missing, o.piece);
+        }
     }
     let seen_short_of_the_laws = |piece: Piece| {
         let before = stroke.vision.seen_before;
@@ -2606,6 +2657,31 @@ fn reconcile_exits(
             continue;
         }
         let seen_as = o.piece;
+        if let Some(looks) = unseen_in_flight[i] {
+            alert(
+                stroke,
+                o.t,
+                format!("a {seen_as} seemed to leave the board, but nothing flew over the frame there, looked at in {looks} frames: it came back off the cushion"),
+            );
+            continue;
+        }
+        // Seen in flight over the frame: it left, as the kind it was seen
+        // as; the count at rest miscounts (a print taken for a piece, a
+        // piece read as another kind).
+        if let Some(at) =
+            o.t.and_then(|t| stroke.vision.flights.flight_of(seen_as, t))
+        {
+            kept_overboard[i] = true;
+            alert(
+                stroke,
+                o.t,
+                format!(
+                    "a {seen_as} seen leaving the board was seen in flight over the frame at ({:.0}, {:.0}) mm: it left, though the count at rest does not miss one",
+                    at.x, at.y
+                ),
+            );
+            continue;
+        }
         if let Some(piece) = renamed_to(&missing) {
             take(&mut missing, piece);
             o.piece = piece;
@@ -2630,6 +2706,63 @@ fn reconcile_exits(
         .zip(kept_overboard)
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
+    leave_with_unexplained_flights(stroke, &mut missing);
+}
+
+/// Frames the frame must have been looked over where and when a departure's
+/// piece would have flown, with nothing seen, for the departure to be
+/// ruled out: the simulator's jumping pieces show over it in 2–4 frames.
+const LOOKS_TO_RULE_OUT_A_FLIGHT: usize = 4;
+
+/// A disc seen in flight over the frame that no departure kept accounts
+/// for is a piece that left unfollowed (its track handed to another disc,
+/// or picked up too late to show its run at the frame): it left as the
+/// one kind of carromman the count at rest misses, or as a black where it
+/// showed clearly darker than the frame and the count misses one. Else
+/// the flight is only noted: a lighter shade over the frame does not tell
+/// a black from a white (see [`FlightLog::flight_of`]).
+fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece, u32)]) {
+    let kept: Vec<(Piece, f64)> = stroke
+        .stroke
+        .overboard
+        .iter()
+        .filter_map(|o| Some((o.piece, o.t?)))
+        .collect();
+    for flight in stroke.vision.flights.unexplained(&kept) {
+        let carrommen: Vec<Piece> = missing
+            .iter()
+            .filter(|(p, n)| *n > 0 && *p != Piece::Striker)
+            .map(|(p, _)| *p)
+            .collect();
+        let piece = match carrommen[..] {
+            [only] => Some(only),
+            _ if flight.clearly_darker && carrommen.contains(&Piece::Black) => Some(Piece::Black),
+            _ => None,
+        };
+        let at = format!("({:.0}, {:.0}) mm", flight.at.x, flight.at.y);
+        let Some(piece) = piece else {
+            stroke.vision.alerts.push(VisionNote {
+                t: flight.t,
+                message: format!("a disc was seen in flight over the frame at {at}, but the count at rest misses no one kind of carromman"),
+            });
+            continue;
+        };
+        if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == piece) {
+            *n -= 1;
+        }
+        stroke.vision.alerts.push(VisionNote {
+            t: flight.t,
+            message: format!("a disc was seen in flight over the frame at {at}, and the count at rest misses a {piece}: it left the board"),
+        });
+        stroke.stroke.overboard.push(OverboardPiece {
+            piece,
+            t: Some(flight.t),
+        });
+    }
+    stroke
+        .stroke
+        .overboard
+        .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
 }
 
 /// How many more pieces of each kind the count at rest holds than the
@@ -2824,6 +2957,14 @@ const REBOUND_WINDOW_S: f64 = 0.2;
 /// left there (a hand withdrawing after the stroke).
 const ARM_LEAVES_BLOBS_S: f64 = 0.3;
 
+/// How long (s) after a seat's arm was last seen over the board before a
+/// stroke, or after that seat struck, its side of the frame is not looked
+/// at for pieces in flight: the hand withdraws over it, and once off the
+/// surface it is no longer found as a hand (in dev clips 2943, 2967 and
+/// 3197 the striker's fingers showed there as discs 0.46–0.57 s after the
+/// strike).
+const ARM_OVER_THE_FRAME_S: f64 = 0.8;
+
 /// The share of a hard hit's speed a cushion returns (the simulator's
 /// restitution; real cushions return less, which only makes a rebound
 /// harder to mistake).
@@ -2916,6 +3057,12 @@ fn record_off_the_board(
         .stroke
         .overboard
         .push(OverboardPiece { piece, t: Some(t) });
+    stroke.vision.flights.crossed(FrameCrossing {
+        piece,
+        t,
+        meets_frame_at: off.meets_frame_at,
+        seen_t: off.seen_t,
+    });
     overboard_tracks.push(off);
     true
 }
@@ -7734,6 +7881,108 @@ mod tests {
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
         assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
+    }
+
+    #[test]
+    fn departures_over_the_frame_are_squared_with_the_discs_seen_flying_over_it() {
+        use crate::detect::flight::FrameSighting;
+        // Before: 2 white, 2 black; at rest 2 white, 2 "black" (one a
+        // print), the striker back. A black seen leaving over the east
+        // frame at 2.8 s.
+        let black_leaves = |watched: bool, flew: Option<Point2<f64>>| {
+            let mut stroke = stroke_seen_with(2, 2);
+            let mut tracks = vec![track_of(9, Piece::Striker, Point2::new(0.0, -200.0))];
+            for (k, (piece, x)) in [
+                (Piece::White, -100.0),
+                (Piece::White, -50.0),
+                (Piece::Black, 0.0),
+                (Piece::Black, 50.0),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
+            }
+            let mut overboard = Vec::new();
+            let mut tracks_off = Vec::new();
+            record_off_the_board(
+                &mut stroke,
+                &mut tracks_off,
+                Piece::Black,
+                LeftTheBoard {
+                    id: TrackId(20),
+                    last_seen: Point2::new(340.0, -50.0),
+                    meets_frame_at: Point2::new(352.0, -50.0),
+                    seen_t: 2.77,
+                    speed: 2000.0,
+                },
+                2.8,
+            );
+            overboard.extend(stroke.stroke.overboard.iter().cloned());
+            if watched {
+                for k in 0..6 {
+                    let t = 2.8 + f64::from(k) / 30.0;
+                    let seen: Vec<FrameSighting> = flew
+                        .filter(|_| k == 0)
+                        .map(|centre| FrameSighting {
+                            side: Seat::East,
+                            centre,
+                            strength: 20.0,
+                            luma_change: -20.0,
+                        })
+                        .into_iter()
+                        .collect();
+                    stroke.vision.flights.seen(t, &[Seat::East], &seen);
+                }
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            stroke
+        };
+        // Not watched: the count at rest decides, as before.
+        let unwatched = black_leaves(false, None);
+        assert!(
+            unwatched.stroke.overboard.is_empty(),
+            "{:?}",
+            unwatched.stroke
+        );
+        // Seen flying over the frame there: it left, whatever the count.
+        let flew = black_leaves(true, Some(Point2::new(405.0, -55.0)));
+        assert_eq!(flew.stroke.overboard.len(), 1, "{:?}", flew.stroke);
+        assert_eq!(flew.stroke.overboard[0].piece, Piece::Black);
+        // Watched and nothing there: it came back off the cushion.
+        let bounced = black_leaves(true, None);
+        assert!(bounced.stroke.overboard.is_empty());
+        assert!(
+            bounced
+                .vision
+                .alerts
+                .iter()
+                .any(|a| a.message.contains("nothing flew over the frame")),
+            "{:?}",
+            bounced.vision.alerts
+        );
+    }
+
+    #[test]
+    fn a_disc_flying_over_the_frame_with_no_departure_seen_leaves_as_the_kind_the_count_misses() {
+        use crate::detect::flight::FrameSighting;
+        let mut stroke = stroke_seen_with(2, 2);
+        let tracks = vec![
+            track_of(1, Piece::White, Point2::new(-100.0, 0.0)),
+            track_of(2, Piece::White, Point2::new(-50.0, 0.0)),
+            track_of(3, Piece::Black, Point2::new(0.0, 0.0)),
+            track_of(9, Piece::Striker, Point2::new(0.0, -200.0)),
+        ];
+        let sighting = FrameSighting {
+            side: Seat::West,
+            centre: Point2::new(-400.0, 48.0),
+            strength: 30.0,
+            luma_change: -25.0,
+        };
+        stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+        assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
+        assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use thiserror::Error;
 
+use super::flights::FrameWatch;
 use super::machine::{SeenCount, SeenStroke, StrokeMachine, StrokeMachineOptions, VisionNote};
 use super::prints::{CameraLook, PrintAudit};
 use super::tracks_out::{TracksWriteError, TracksWriter};
@@ -21,6 +22,7 @@ use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::colours::ColourModelError;
+use crate::detect::flight::FrameSighting;
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::{
     BoardCamera, ColourModels, DetectError, Detections, Detector, DetectorOptions, Frame,
@@ -507,6 +509,8 @@ pub struct ClipTracker {
     settled: Option<(u64, Shift, Mat)>,
     /// Resting tracks over never-seen board looked for on the camera frame.
     prints: PrintAudit,
+    /// The sides of the frame to look over for pieces in flight.
+    watch: FrameWatch,
 }
 
 impl ClipTracker {
@@ -536,6 +540,7 @@ impl ClipTracker {
             frames: 0,
             settled: None,
             prints: PrintAudit::default(),
+            watch: FrameWatch::default(),
         })
     }
 
@@ -577,11 +582,17 @@ impl ClipTracker {
     /// Every stage after the top view: `self.rectified` holds `frame`'s.
     fn push_rectified(&mut self, frame: &Frame, shift: Shift) -> Result<FrameStep, StageError> {
         self.shift = shift;
-        let (tracks, break_set_out) = process_frame(
+        let watched = if self.machine.in_motion() {
+            self.watch.sides()
+        } else {
+            Vec::new()
+        };
+        let (tracks, break_set_out, over_the_frame) = process_frame(
             &self.rectified,
             &mut self.detector,
             &mut self.tracker,
             self.since_seed == 0,
+            &watched,
         )?;
         self.since_seed += 1;
         self.frames += 1;
@@ -591,6 +602,27 @@ impl ClipTracker {
             self.machine.setting_out_seen();
         }
         let struck = self.machine.push(&tracks);
+        if self.machine.in_motion() {
+            self.watch.after(&tracks);
+        } else {
+            self.watch.clear();
+        }
+        if !watched.is_empty() {
+            // Only a disc over the frame that a piece running at it could
+            // have become, and not the edge of one lying at the cushion.
+            let flying: Vec<FrameSighting> = over_the_frame
+                .into_iter()
+                .filter(|s| {
+                    !self.watch.beside_a_piece_at_the_cushion(s.centre)
+                        && self
+                            .watch
+                            .approaches()
+                            .iter()
+                            .any(|a| a.could_fly_to(tracks.t, s.centre))
+                })
+                .collect();
+            self.machine.over_the_frame(tracks.t, &watched, &flying);
+        }
         if self.machine.in_motion() {
             self.prints.in_the_stroke(&tracks);
         } else {
@@ -750,20 +782,34 @@ impl StageError {
     }
 }
 
+/// One frame through detection and tracking, with a look over the frame's
+/// `watched` sides for pieces in flight off the board.
 fn process_frame(
     rectified: &Rectified,
     detector: &mut Detector,
     tracker: &mut Tracker,
     first: bool,
-) -> Result<(TrackFrame, bool), StageError> {
+    watched: &[Seat],
+) -> Result<(TrackFrame, bool, Vec<FrameSighting>), StageError> {
     let known = tracker.known_discs();
     let detections = detector
         .detect(rectified, &known)
         .map_err(StageError::Detect)?;
     if first || detections.break_arrangement {
         detector.forget_board_for_search();
-        return Ok((tracker.seed(&detections), detections.break_arrangement));
+        return Ok((
+            tracker.seed(&detections),
+            detections.break_arrangement,
+            Vec::new(),
+        ));
     }
+    let over_the_frame = if watched.is_empty() {
+        Vec::new()
+    } else {
+        detector
+            .look_over_the_frame(rectified, watched, &detections.occluders)
+            .map_err(StageError::Detect)?
+    };
     let mut tracks = tracker.update(&detections);
     look_again_for_pieces_in_motion(rectified, &detections, detector, tracker, &mut tracks)?;
     look_again_for_lost_pieces(
@@ -773,7 +819,7 @@ fn process_frame(
         tracker,
         &mut tracks,
     )?;
-    Ok((tracks, false))
+    Ok((tracks, false, over_the_frame))
 }
 
 /// A piece in motion the detector missed this frame (a white over light
