@@ -331,14 +331,22 @@ impl FrameWatch {
             .collect()
     }
 
-    /// The pieces seen running at the frame lately.
-    pub fn approaches(&self) -> &[Approach] {
-        &self.approaches
+    /// The discs seen over the frame at `t` (s) that a piece seen running
+    /// at it lately could have become, but for the edges of pieces lying
+    /// at the cushion now: call after [`FrameWatch::after`] for the frame.
+    pub fn in_flight(&self, t: f64, sightings: Vec<FrameSighting>) -> Vec<FrameSighting> {
+        sightings
+            .into_iter()
+            .filter(|s| {
+                !self.beside_a_piece_at_the_cushion(s.centre)
+                    && self.approaches.iter().any(|a| a.could_fly_to(t, s.centre))
+            })
+            .collect()
     }
 
     /// Whether a disc seen over the frame at `at` lies beside a piece seen
     /// at the cushion in the latest frame (see [`BESIDE_A_PIECE_MM`]).
-    pub fn beside_a_piece_at_the_cushion(&self, at: Point2<f64>) -> bool {
+    fn beside_a_piece_at_the_cushion(&self, at: Point2<f64>) -> bool {
         let side = side_met(at);
         let out = outward(side);
         self.at_the_cushion.iter().any(|&piece| {

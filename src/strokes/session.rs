@@ -608,19 +608,7 @@ impl ClipTracker {
             self.watch.clear();
         }
         if !watched.is_empty() {
-            // Only a disc over the frame that a piece running at it could
-            // have become, and not the edge of one lying at the cushion.
-            let flying: Vec<FrameSighting> = over_the_frame
-                .into_iter()
-                .filter(|s| {
-                    !self.watch.beside_a_piece_at_the_cushion(s.centre)
-                        && self
-                            .watch
-                            .approaches()
-                            .iter()
-                            .any(|a| a.could_fly_to(tracks.t, s.centre))
-                })
-                .collect();
+            let flying = self.watch.in_flight(tracks.t, over_the_frame);
             self.machine.over_the_frame(tracks.t, &watched, &flying);
         }
         if self.machine.in_motion() {
