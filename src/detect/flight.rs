@@ -62,17 +62,13 @@ const HAND_MARGIN_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
 /// How far out (mm, from the board's centre line) a disc over the frame
 /// is looked for: the top view's edge (a frame of the nominal width). A
 /// narrower frame leaves the table there, as still as the frame.
-fn frame_outer_half_mm() -> f64 {
-    BOARD_OUTER_SIDE_MM / 2.0
-}
+const FRAME_OUTER_HALF_MM: f64 = BOARD_OUTER_SIDE_MM / 2.0;
 
 /// Scratch buffers kept between frames, so a look allocates nothing.
 #[derive(Debug, Default, Clone)]
 pub struct FlightScratch {
     difference: Vec<f32>,
-    luma: Vec<f32>,
     sums: Vec<f64>,
-    luma_sums: Vec<f64>,
     sorted: Vec<f32>,
 }
 
@@ -105,7 +101,7 @@ struct PixelRect {
 
 /// The pixels of the frame's strip on `side`, clipped to a `side_px` view.
 fn strip_pixels(frame: &TemplateFrame, side: Seat, side_px: usize) -> Option<PixelRect> {
-    let (inner, outer) = (HALF_SURFACE_MM, frame_outer_half_mm());
+    let (inner, outer) = (HALF_SURFACE_MM, FRAME_OUTER_HALF_MM);
     // Two corners of the strip in board mm (lateral from corner to corner).
     let (a, b) = match side {
         Seat::East => (Point2::new(inner, outer), Point2::new(outer, -outer)),
@@ -125,15 +121,10 @@ fn strip_pixels(frame: &TemplateFrame, side: Seat, side_px: usize) -> Option<Pix
     })
 }
 
-/// How far a board point lies out from the board's centre line towards
-/// `side`, mm.
-fn outward_of(side: Seat, at: Point2<f64>) -> f64 {
-    match side {
-        Seat::East => at.x,
-        Seat::West => -at.x,
-        Seat::North => at.y,
-        Seat::South => -at.y,
-    }
+/// How far `v` (a board point's coordinates, or a velocity) points out
+/// over `side`'s frame.
+pub fn outward_of(side: Seat, v: Vector2<f64>) -> f64 {
+    outward(side).dot(&v)
 }
 
 /// The unit vector pointing out over `side`'s frame.
@@ -167,29 +158,23 @@ fn look_along(
     let n = rect.width * rect.height;
     let FlightScratch {
         difference,
-        luma,
         sums,
-        luma_sums,
         sorted,
     } = scratch;
+    // Each channel's difference from the model at a known pixel (none at
+    // one the model has not seen).
+    let channel_differences = |column: usize, row: usize| {
+        let i = row * width + column;
+        model
+            .is_known(column, row)
+            .then(|| [0, 1, 2].map(|c| f32::from(bgr[3 * i + c]) - gain * means[3 * i + c]))
+    };
     difference.clear();
-    luma.clear();
     for row in rect.y0..rect.y0 + rect.height {
         for column in rect.x0..rect.x0 + rect.width {
-            let i = row * width + column;
-            if !model.is_known(column, row) {
-                difference.push(0.0);
-                luma.push(0.0);
-                continue;
-            }
-            let (mut largest, mut change) = (0.0f32, 0.0f32);
-            for c in 0..3 {
-                let d = f32::from(bgr[3 * i + c]) - gain * means[3 * i + c];
-                largest = largest.max(d.abs());
-                change += d;
-            }
+            let largest = channel_differences(column, row)
+                .map_or(0.0, |d| d.iter().fold(0.0f32, |m, v| m.max(v.abs())));
             difference.push(largest);
-            luma.push(change / 3.0);
         }
     }
     sorted.clear();
@@ -201,12 +186,11 @@ fn look_along(
         *sorted.select_nth_unstable_by(middle, f32::total_cmp).1
     };
     integrate(difference, rect.width, rect.height, sums);
-    integrate(luma, rect.width, rect.height, luma_sums);
     let half = (PATCH_HALF_MM * frame.px_per_mm).round().max(1.0) as usize;
     let area = ((2 * half + 1) * (2 * half + 1)) as f64;
     let beside = (BESIDE_MM * frame.px_per_mm).round().max(1.0) as usize;
     let inner = HALF_SURFACE_MM + INNER_MARGIN_MM;
-    let outer = frame_outer_half_mm() - PATCH_HALF_MM;
+    let outer = FRAME_OUTER_HALF_MM - PATCH_HALF_MM;
     let box_sum = |sums: &[f64], x: usize, y: usize| {
         let w = rect.width + 1;
         let (x0, y0, x1, y1) = (x - half, y - half, x + half + 1, y + half + 1);
@@ -233,11 +217,12 @@ fn look_along(
             .is_none_or(|k| k < half || quiet_at(k))
             && (at + beside + half >= len || quiet_at(at + beside))
     };
-    let mut found: Vec<FrameSighting> = Vec::new();
+    // Candidates: patch (column, row in the strip), centre, strength.
+    let mut found: Vec<(usize, usize, Point2<f64>, f32)> = Vec::new();
     for y in half..rect.height.saturating_sub(half) {
         for x in half..rect.width.saturating_sub(half) {
             let centre = frame.px_to_board(Point2::new((rect.x0 + x) as f64, (rect.y0 + y) as f64));
-            let out = outward_of(side, centre);
+            let out = outward_of(side, centre.coords);
             if out < inner || out > outer {
                 continue;
             }
@@ -251,28 +236,39 @@ fn look_along(
             if hidden {
                 continue;
             }
-            found.push(FrameSighting {
-                side,
-                centre,
-                strength,
-                luma_change: (box_sum(luma_sums, x, y) / area) as f32,
-            });
+            found.push((x, y, centre, strength));
         }
     }
     // The strongest patch of each disc: others within a diameter of a
     // stronger one are the same disc.
-    found.sort_by(|a, b| b.strength.total_cmp(&a.strength));
+    found.sort_by(|a, b| b.3.total_cmp(&a.3));
     let mut kept: Vec<FrameSighting> = Vec::new();
-    for sighting in found {
+    for (x, y, centre, strength) in found {
         if kept.len() == MAX_PER_SIDE {
             break;
         }
         let apart = kept
             .iter()
-            .all(|k| (k.centre - sighting.centre).norm() > 2.0 * CARROMMAN_RADIUS_MM);
-        if apart {
-            kept.push(sighting);
+            .all(|k| (k.centre - centre).norm() > 2.0 * CARROMMAN_RADIUS_MM);
+        if !apart {
+            continue;
         }
+        // The patch's mean luma change, over the known pixels' channels.
+        let (x0, y0) = (rect.x0 + x - half, rect.y0 + y - half);
+        let mut change = 0.0f64;
+        for row in y0..=y0 + 2 * half {
+            for column in x0..=x0 + 2 * half {
+                if let Some(d) = channel_differences(column, row) {
+                    change += f64::from((d[0] + d[1] + d[2]) / 3.0);
+                }
+            }
+        }
+        kept.push(FrameSighting {
+            side,
+            centre,
+            strength,
+            luma_change: (change / area) as f32,
+        });
     }
     sightings.extend(kept);
 }

@@ -9,7 +9,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use crate::detect::flight::{outward, FrameSighting};
+use crate::detect::flight::{outward, outward_of, FrameSighting};
 use crate::geometry::spec::{CARROMMAN_RADIUS_MM, HALF_SURFACE_MM};
 use crate::geometry::{Piece, Seat};
 use crate::track::{TrackFrame, TrackId};
@@ -285,12 +285,10 @@ impl Approach {
         if side_met(at) != self.side || dt <= 0.0 || dt > FLIGHT_WINDOW_S {
             return false;
         }
-        let out = outward(self.side);
-        let speed_out = out.dot(&self.velocity).max(1.0);
-        let to_edge = (HALF_SURFACE_MM - out.dot(&self.at.coords)).max(0.0);
+        let speed_out = outward_of(self.side, self.velocity).max(1.0);
+        let to_edge = (HALF_SURFACE_MM - outward_of(self.side, self.at.coords)).max(0.0);
         let meets = self.at + self.velocity * (to_edge / speed_out);
-        let along = |p: Point2<f64>| p.coords - out * out.dot(&p.coords);
-        (along(at) - along(meets)).norm() <= APPROACH_REACH_MM
+        along_the_frame(self.side, at, meets) <= APPROACH_REACH_MM
     }
 }
 
@@ -348,13 +346,8 @@ impl FrameWatch {
     /// at the cushion in the latest frame (see [`BESIDE_A_PIECE_MM`]).
     fn beside_a_piece_at_the_cushion(&self, at: Point2<f64>) -> bool {
         let side = side_met(at);
-        let out = outward(side);
         self.at_the_cushion.iter().any(|&piece| {
-            side_met(piece) == side
-                && ((piece.coords - out * out.dot(&piece.coords))
-                    - (at.coords - out * out.dot(&at.coords)))
-                .norm()
-                    <= BESIDE_A_PIECE_MM
+            side_met(piece) == side && along_the_frame(side, piece, at) <= BESIDE_A_PIECE_MM
         })
     }
 
@@ -389,9 +382,9 @@ impl FrameWatch {
         let mut watch = Vec::new();
         for (at, velocity) in running {
             for side in Seat::TURN_ORDER {
-                let out = outward_component(side, at.coords);
+                let out = outward_of(side, at.coords);
                 if out >= HALF_SURFACE_MM - WATCH_FROM_EDGE_MM
-                    && outward_component(side, velocity) >= WATCH_SPEED
+                    && outward_of(side, velocity) >= WATCH_SPEED
                 {
                     self.approaches.push(Approach {
                         t,
@@ -412,7 +405,7 @@ impl FrameWatch {
             .chain(frame.tentative.iter().map(|&(_, at)| at));
         for at in lying {
             for side in Seat::TURN_ORDER {
-                let out = outward_component(side, at.coords);
+                let out = outward_of(side, at.coords);
                 if out >= HALF_SURFACE_MM - 3.0 * CARROMMAN_RADIUS_MM {
                     watch.push(side);
                 }
@@ -437,9 +430,12 @@ impl FrameWatch {
     }
 }
 
-/// The part of `v` pointing out over `side`'s frame.
-fn outward_component(side: Seat, v: Vector2<f64>) -> f64 {
-    outward(side).dot(&v)
+/// How far apart `a` and `b` lie along `side`'s frame (mm), whatever
+/// their distances out.
+fn along_the_frame(side: Seat, a: Point2<f64>, b: Point2<f64>) -> f64 {
+    let out = outward(side);
+    let d = a - b;
+    (d - out * out.dot(&d)).norm()
 }
 
 #[cfg(test)]

@@ -2527,14 +2527,16 @@ fn reconcile_exits(
     // A departure whose side of the frame was watched with a clear view
     // while its piece would have flown over it, and nothing was seen
     // there, came back off the cushion (or was never a piece).
+    let seen_flying: Vec<Option<Point2<f64>>> = overboard
+        .iter()
+        .map(|o| stroke.vision.flights.flight_of(o.piece, o.t?))
+        .collect();
     let unseen_in_flight: Vec<Option<usize>> = overboard
         .iter()
-        .map(|o| {
-            let t = o.t?;
-            let looks = stroke.vision.flights.looks_at_crossing(o.piece, t);
-            (looks >= LOOKS_TO_RULE_OUT_A_FLIGHT
-                && stroke.vision.flights.flight_of(o.piece, t).is_none())
-            .then_some(looks)
+        .zip(&seen_flying)
+        .map(|(o, flew)| {
+            let looks = stroke.vision.flights.looks_at_crossing(o.piece, o.t?);
+            (looks >= LOOKS_TO_RULE_OUT_A_FLIGHT && flew.is_none()).then_some(looks)
         })
         .collect();
     for (i, o) in overboard.iter().enumerate() {
@@ -2668,9 +2670,7 @@ fn reconcile_exits(
         // Seen in flight over the frame: it left, as the kind it was seen
         // as; the count at rest miscounts (a print taken for a piece, a
         // piece read as another kind).
-        if let Some(at) =
-            o.t.and_then(|t| stroke.vision.flights.flight_of(seen_as, t))
-        {
+        if let Some(at) = seen_flying[i] {
             kept_overboard[i] = true;
             alert(
                 stroke,
@@ -7903,7 +7903,6 @@ mod tests {
             {
                 tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
             }
-            let mut overboard = Vec::new();
             let mut tracks_off = Vec::new();
             record_off_the_board(
                 &mut stroke,
@@ -7918,7 +7917,6 @@ mod tests {
                 },
                 2.8,
             );
-            overboard.extend(stroke.stroke.overboard.iter().cloned());
             if watched {
                 for k in 0..6 {
                     let t = 2.8 + f64::from(k) / 30.0;
