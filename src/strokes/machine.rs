@@ -25,7 +25,7 @@ use crate::geometry::spec::{
 };
 use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
-    seat_at, striker_placement, Piece, Placement, Pocket, Seat,
+    seat_at, seat_markings, striker_placement, Piece, Placement, Pocket, Seat,
 };
 use crate::track::{stops_short_of_a_hole_from, Track, TrackEvent, TrackFrame, TrackId};
 
@@ -285,6 +285,7 @@ impl RestSnapshot {
             .iter()
             .enumerate()
             .filter_map(|(k, outline)| outline.map(|o| (k, o)))
+            .filter(|(_, outline)| !over_a_base_circle(outline.centre))
             .collect();
         if measured.len() < STRIKER_BY_SIZE_MIN_OUTLINES {
             return;
@@ -312,6 +313,20 @@ impl RestSnapshot {
         self.striker_counted_as = Some(self.pieces[largest].piece);
         self.pieces[largest] = RestingPiece::at(Piece::Striker, at);
     }
+}
+
+/// Whether a piece centred at `at` (board mm) overlaps one of the eight
+/// printed base circles: the circle's ring, of a carromman's size, then
+/// stands out beyond the piece's edge on one side, and the outline fitted
+/// round both measures a striker's size (clip 3299: a white 7 mm off a
+/// circle's centre measured 19.4–20.6 mm, more than the striker beside it).
+fn over_a_base_circle(at: Point2<f64>) -> bool {
+    Seat::TURN_ORDER.iter().any(|&seat| {
+        seat_markings(seat)
+            .base_circles
+            .iter()
+            .any(|circle| (circle.centre - at).norm() < circle.radius + CARROMMAN_RADIUS_MM)
+    })
 }
 
 impl RestingPiece {
@@ -666,18 +681,30 @@ impl StrokeMachine {
             // Clip 2988: a second track on the striker's blur took the
             // white it struck and went into the SW pocket with it, while the
             // striker came to rest followed as a white.
+            let swapped_in = missing_after_the_stroke(stroke, rest, piece);
             let pocketed = &mut stroke.stroke.pocketed;
             if let Some(i) = pocketed.iter().position(|p| p.piece == Piece::Striker) {
-                let gone = pocketed.remove(i);
                 let at = rest.pieces.iter().find(|p| p.piece == Piece::Striker);
-                stroke.vision.alerts.push(VisionNote {
-                    t: gone.t.unwrap_or(rest.t),
-                    message: format!(
-                        "the striker taken as going into the {} pocket rests on the board{}: it did not go in",
-                        gone.pocket.map_or("a", |p| p.name()),
-                        at.map_or(String::new(), |p| format!(" at ({:.0}, {:.0}) mm", p.x, p.y))
-                    ),
+                let at = at.map_or(String::new(), |p| {
+                    format!(" at ({:.0}, {:.0}) mm", p.x, p.y)
                 });
+                let pocket = pocketed[i].pocket.map_or("a", |p| p.name());
+                let t = pocketed[i].t.unwrap_or(rest.t);
+                let message = if swapped_in {
+                    // Clip 3299: the striker's track took the white it
+                    // struck into the SW pocket, and the striker stopped
+                    // followed as that white.
+                    pocketed[i].piece = piece;
+                    format!(
+                        "the striker taken as going into the {pocket} pocket rests on the board{at}, followed as a {piece}, and the count at rest misses a {piece}: the {piece} went in"
+                    )
+                } else {
+                    pocketed.remove(i);
+                    format!(
+                        "the striker taken as going into the {pocket} pocket rests on the board{at}: it did not go in"
+                    )
+                };
+                stroke.vision.alerts.push(VisionNote { t, message });
             }
         }
         if stroke.vision.doubted_overboard.is_empty() {
@@ -2816,6 +2843,29 @@ impl CountSurplus {
             true
         }
     }
+}
+
+/// Whether the count at rest, the striker found by its size not counted,
+/// holds fewer of `piece`'s kind than both the count seen before the stroke
+/// and the laws' count, less the departures kept: a piece of that kind left
+/// unrecorded.
+fn missing_after_the_stroke(stroke: &SeenStroke, rest: &RestSnapshot, piece: Piece) -> bool {
+    let count = |kind: Piece| {
+        let resting = rest.pieces.iter().filter(|p| p.piece == kind).count();
+        let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == kind);
+        let off = stroke.stroke.overboard.iter().filter(|o| o.piece == kind);
+        (resting + pocketed.count() + off.count()) as u32
+    };
+    let after = SeenCount {
+        white: count(Piece::White),
+        black: count(Piece::Black),
+        queen: count(Piece::Queen) > 0,
+    };
+    after.short_of(stroke.vision.seen_before, piece)
+        && stroke
+            .vision
+            .laws_before
+            .is_none_or(|laws| after.short_of(laws, piece))
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -8148,6 +8198,25 @@ mod tests {
         let pieces: Vec<Piece> = stroke.stroke.pocketed.iter().map(|p| p.piece).collect();
         assert_eq!(pieces, [Piece::White], "{:?}", stroke.vision.alerts);
         assert!(alerted(&stroke, "it did not go in"));
+        // Clip 3299: the striker's track took the white it struck into the
+        // pocket; the count at rest, the striker found by its size not
+        // counted, misses that white.
+        let stroke = disc_at_rest_followed_as_a_white_after(
+            STRIKER_RADIUS_MM,
+            6,
+            vec![went_in(Piece::Striker)],
+        );
+        let pieces: Vec<Piece> = stroke.stroke.pocketed.iter().map(|p| p.piece).collect();
+        assert_eq!(pieces, [Piece::White], "{:?}", stroke.vision.alerts);
+        assert!(alerted(&stroke, "the white went in"));
+        // With the count whole, the striker simply did not go in.
+        let stroke = disc_at_rest_followed_as_a_white_after(
+            STRIKER_RADIUS_MM,
+            5,
+            vec![went_in(Piece::Striker)],
+        );
+        assert!(stroke.stroke.pocketed.is_empty(), "{:?}", stroke.stroke);
+        assert!(alerted(&stroke, "it did not go in"));
         // A carromman's size at rest leaves the striker in the pocket.
         let stroke = disc_at_rest_followed_as_a_white_after(
             CARROMMAN_RADIUS_MM,
@@ -8214,6 +8283,30 @@ mod tests {
         assert_eq!(rest.striker_counted_as, None);
         assert!(rest.pieces.iter().all(|p| p.piece != Piece::Striker));
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+    }
+
+    #[test]
+    fn outlines_over_a_printed_base_circle_are_not_measured_for_the_striker() {
+        use crate::geometry::spec::{BASE_CIRCLE_CENTRE_ALONG_MM, BASE_CIRCLE_CENTRE_DEPTH_MM};
+        let south_east = Point2::new(BASE_CIRCLE_CENTRE_ALONG_MM, -BASE_CIRCLE_CENTRE_DEPTH_MM);
+        // Clip 3299's white, 7 mm off the circle's centre.
+        assert!(over_a_base_circle(south_east + Vector2::new(3.0, -6.0)));
+        // Every seat's circles, both ends.
+        assert!(over_a_base_circle(Point2::new(
+            -BASE_CIRCLE_CENTRE_DEPTH_MM,
+            BASE_CIRCLE_CENTRE_ALONG_MM
+        )));
+        assert!(over_a_base_circle(Point2::new(
+            -BASE_CIRCLE_CENTRE_ALONG_MM,
+            BASE_CIRCLE_CENTRE_DEPTH_MM
+        )));
+        // Clear of the circles: the striker at rest beside the east base
+        // line in that clip, and the board's centre.
+        assert!(!over_a_base_circle(Point2::new(279.0, 61.0)));
+        assert!(!over_a_base_circle(Point2::origin()));
+        assert!(!over_a_base_circle(
+            south_east + Vector2::new(0.0, 2.0 * CARROMMAN_RADIUS_MM + 1.0)
+        ));
     }
 
     #[test]
