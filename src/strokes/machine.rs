@@ -2805,6 +2805,12 @@ struct CountSurplus {
 
 impl CountSurplus {
     fn of(stroke: &SeenStroke, rest: &RestSnapshot) -> CountSurplus {
+        CountSurplus::against(stroke, rest, stroke.vision.seen_before)
+    }
+
+    /// As [`CountSurplus::of`], against the count `before` (the laws' count,
+    /// say) instead of the one seen before the stroke.
+    fn against(stroke: &SeenStroke, rest: &RestSnapshot, before: SeenCount) -> CountSurplus {
         let kept = |piece: Piece| {
             let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == piece);
             let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
@@ -2816,11 +2822,20 @@ impl CountSurplus {
             let counted = rest.pieces.iter().filter(|p| p.piece == piece).count();
             (counted + usize::from(rest.striker_counted_as == Some(piece))) as i64
         };
-        let before = stroke.vision.seen_before;
         CountSurplus {
             white: after(Piece::White) + kept(Piece::White) - i64::from(before.white),
             black: after(Piece::Black) + kept(Piece::Black) - i64::from(before.black),
             queen: after(Piece::Queen) + kept(Piece::Queen) - i64::from(before.queen),
+        }
+    }
+
+    /// The surplus of `piece`'s kind (none for the striker).
+    fn of_kind(&self, piece: Piece) -> Option<i64> {
+        match piece {
+            Piece::White => Some(self.white),
+            Piece::Black => Some(self.black),
+            Piece::Queen => Some(self.queen),
+            Piece::Striker => None,
         }
     }
 
@@ -2845,27 +2860,19 @@ impl CountSurplus {
     }
 }
 
-/// Whether the count at rest, the striker found by its size not counted,
-/// holds fewer of `piece`'s kind than both the count seen before the stroke
-/// and the laws' count, less the departures kept: a piece of that kind left
-/// unrecorded.
+/// Whether the count at rest, with the striker found by its size taken out
+/// of the `piece` kind it was counted as, holds fewer of that kind than
+/// both the count seen before the stroke and the laws' count, less the
+/// departures kept: a piece of that kind left unrecorded.
 fn missing_after_the_stroke(stroke: &SeenStroke, rest: &RestSnapshot, piece: Piece) -> bool {
-    let count = |kind: Piece| {
-        let resting = rest.pieces.iter().filter(|p| p.piece == kind).count();
-        let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == kind);
-        let off = stroke.stroke.overboard.iter().filter(|o| o.piece == kind);
-        (resting + pocketed.count() + off.count()) as u32
-    };
-    let after = SeenCount {
-        white: count(Piece::White),
-        black: count(Piece::Black),
-        queen: count(Piece::Queen) > 0,
-    };
-    after.short_of(stroke.vision.seen_before, piece)
+    // The surplus counts the striker as the piece it was counted as: none
+    // left over means the count, the striker taken out, is one short.
+    let short = |surplus: CountSurplus| surplus.of_kind(piece).is_some_and(|n| n <= 0);
+    short(CountSurplus::of(stroke, rest))
         && stroke
             .vision
             .laws_before
-            .is_none_or(|laws| after.short_of(laws, piece))
+            .is_none_or(|laws| short(CountSurplus::against(stroke, rest, laws)))
 }
 
 /// The alert on a departure over the frame that the count at rest

@@ -1656,10 +1656,7 @@ fn heading_speed(track: &Track, dt: f64) -> Vector2<f64> {
 fn class_penalty(track: &Track, detection: &Detection) -> f64 {
     if track.piece == detection.piece {
         0.0
-    } else if track.piece == Piece::Striker
-        && track.speed() >= AT_REST_MM_S
-        && detection.by_colour == detection.piece
-    {
+    } else if track.piece == Piece::Striker && track.speed() >= AT_REST_MM_S {
         // A striker in motion blurs and touches what it strikes, and its
         // size then reads as a carromman's: the class it is read as weighs
         // half (clip 3303: a pale striker, read as a white 12 mm from its
