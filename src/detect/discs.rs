@@ -14,7 +14,7 @@ use thiserror::Error;
 use super::background::{self, Background};
 use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
-use super::faint::FaintSearch;
+use super::faint::{FaintDisc, FaintSearch};
 use super::flight::{look_over_the_frame, FlightScratch, FrameSighting};
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
@@ -60,6 +60,15 @@ const FAINT_STILL_FRAMES: u8 = 5;
 
 /// ...over at least this fraction of its pixels.
 const FAINT_MIN_STILL_FRACTION: f64 = 0.9;
+
+/// A resting disc that differs from the start board by less than this (see
+/// [`FaintSearch::contrast_at`]) is not there: whites on light wood measure
+/// 25 to 35, the bare board a few levels at most.
+const BARE_MAX_CONTRAST: f32 = 6.0;
+
+/// How many discs beyond those wanted [`Detector::search_unseen`] reads
+/// the colour of.
+const UNSEEN_EXTRA_LOOKS: usize = 2;
 
 /// A disc found this near (mm) where a piece of its kind was lost is that
 /// piece, come to rest where it went from sight.
@@ -406,6 +415,8 @@ pub struct Detector {
     /// The empty board kept while pieces are lost from sight; see
     /// [`Detector::search_faint`].
     faint: Option<FaintSearch>,
+    /// The empty board as first seen bare; see [`Detector::search_unseen`].
+    start_board: Option<FaintSearch>,
     rest_looks: RestLooks,
     /// Which top-view pixels show the playing surface's wood: on the
     /// surface and off the pocket holes (row-major).
@@ -467,6 +478,7 @@ impl Detector {
             )?,
             radius_bias: RadiusBiases::new(frame.px_per_mm),
             faint: None,
+            start_board: None,
             rest_looks: RestLooks::default(),
             wood: wood_pixels(&frame),
             last_t: None,
@@ -1352,10 +1364,130 @@ impl Detector {
         wanted: &[(Piece, Point2<f64>)],
     ) -> Result<Vec<Detection>, DetectError> {
         let bytes = self.bytes_of(&view.image, view.index)?;
-        let held = self.held_radius_px(CARROMMAN_RADIUS_MM);
-        let (Some(search), Some(background)) = (self.faint.as_mut(), self.background.as_mut())
+        let Some(mut search) = self.faint.take() else {
+            return Ok(Vec::new());
+        };
+        let candidates =
+            self.faint_candidates(&mut search, bytes, accounted, covered, wanted.len());
+        let kinds_and_places: Vec<(Piece, Point2<f64>)> = candidates
+            .iter()
+            .map(|(_, detection)| (detection.piece, detection.centre))
+            .collect();
+        let chosen: Vec<(FaintDisc, Detection)> =
+            faint_discs_for_the_lost(&kinds_and_places, wanted)
+                .into_iter()
+                .map(|i| candidates[i])
+                .collect();
+        let discs = self.restore_found(&search, &chosen);
+        self.faint = Some(search);
+        Ok(discs)
+    }
+
+    /// Keeps the empty board as the model holds it now, where it is in view,
+    /// for [`Detector::search_unseen`]: the frame after the pieces were
+    /// first all found, when most of the surface lies bare. Kept once.
+    pub fn keep_start_board(&mut self) {
+        if self.start_board.is_some() {
+            return;
+        }
+        if let Some(background) = self.background.as_ref() {
+            self.start_board = Some(FaintSearch::remember(background, &self.busy, &[]));
+        }
+    }
+
+    /// Takes into the start board the bare board the model shows now where
+    /// the start board had none (under the pieces as they first lay). Only
+    /// for when every piece on the board is followed: a piece the model
+    /// learned unfollowed would join the board it is looked for against.
+    pub fn fill_in_start_board(&mut self) {
+        if let (Some(search), Some(background)) =
+            (self.start_board.as_mut(), self.background.as_ref())
+        {
+            search.fill_in(background, &self.busy, &[]);
+        }
+    }
+
+    /// Drops the start board: the tracker starts again (a new board set out).
+    pub fn forget_start_board(&mut self) {
+        self.start_board = None;
+    }
+
+    /// Which of the `resting` discs (tag and centre, board mm) show nothing
+    /// against the board kept from the start: the view there is the bare
+    /// board, so the piece left unseen (a pale piece on light wood, knocked
+    /// off its spot) and its track only held its place. Discs where the
+    /// start board was not seen bare are not judged.
+    pub fn bare_under(
+        &self,
+        view: &Rectified,
+        resting: &[(u32, Point2<f64>)],
+    ) -> Result<Vec<u32>, DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let (Some(search), Some(background)) =
+            (self.start_board.as_ref(), self.background.as_ref())
         else {
             return Ok(Vec::new());
+        };
+        Ok(resting
+            .iter()
+            .filter(|&&(_, centre)| {
+                let px = self.frame.board_to_px(centre);
+                search
+                    .contrast_at(bytes, background.gain(), &self.frame, px.x, px.y)
+                    .is_some_and(|contrast| contrast < BARE_MAX_CONTRAST)
+            })
+            .map(|&(tag, _)| tag)
+            .collect())
+    }
+
+    /// Carrommen of the `wanted` kinds (one for each) that lie on the board
+    /// unfollowed: the laws still count them, but the empty-board model
+    /// learned them long ago, so neither the foreground nor
+    /// [`Detector::search_faint`] shows them. They are looked for against
+    /// the board kept from the start ([`Detector::keep_start_board`]),
+    /// strongest first, away from the `accounted` discs and the `covered`
+    /// hands; where one is found, the model goes back to the start board.
+    pub fn search_unseen(
+        &mut self,
+        view: &Rectified,
+        accounted: &[(Point2<f64>, f64)],
+        covered: &[Occluder],
+        wanted: &[Piece],
+    ) -> Result<Vec<Detection>, DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let Some(mut search) = self.start_board.take() else {
+            return Ok(Vec::new());
+        };
+        // A strong disc of another kind (a ghost, a piece that read wrong)
+        // must not crowd out the one sought.
+        let looked_at = wanted.len() + UNSEEN_EXTRA_LOOKS;
+        let candidates = self.faint_candidates(&mut search, bytes, accounted, covered, looked_at);
+        let mut still_wanted = wanted.to_vec();
+        let chosen: Vec<(FaintDisc, Detection)> = candidates
+            .into_iter()
+            .filter(|(_, detection)| {
+                let kind = still_wanted.iter().position(|&p| p == detection.piece);
+                kind.map(|k| still_wanted.swap_remove(k)).is_some()
+            })
+            .collect();
+        let discs = self.restore_found(&search, &chosen);
+        self.start_board = Some(search);
+        Ok(discs)
+    }
+
+    /// Discs that differ from the board kept in `search`, still for the last
+    /// frames and read as carrommen by colour, strongest first, at most
+    /// `at_most` looked at (see [`FaintSearch::find`]).
+    fn faint_candidates(
+        &self,
+        search: &mut FaintSearch,
+        bytes: &[u8],
+        accounted: &[(Point2<f64>, f64)],
+        covered: &[Occluder],
+        at_most: usize,
+    ) -> Vec<(FaintDisc, Detection)> {
+        let Some(background) = self.background.as_ref() else {
+            return Vec::new();
         };
         let side = self.side as usize;
         let px_per_mm = self.frame.px_per_mm;
@@ -1376,7 +1508,7 @@ impl Detector {
             &self.frame,
             &exclude,
             &covered,
-            wanted.len(),
+            at_most,
         );
         let radius_px = CARROMMAN_RADIUS_MM * px_per_mm;
         let mut candidates = Vec::new();
@@ -1421,17 +1553,27 @@ impl Detector {
                 },
             ));
         }
-        let kinds_and_places: Vec<(Piece, Point2<f64>)> = candidates
+        candidates
+    }
+
+    /// The `chosen` discs' detections, the model under each set back to the
+    /// board kept in `search` (undoing what it learned of the piece).
+    fn restore_found(
+        &mut self,
+        search: &FaintSearch,
+        chosen: &[(FaintDisc, Detection)],
+    ) -> Vec<Detection> {
+        let held = self.held_radius_px(CARROMMAN_RADIUS_MM);
+        let Some(background) = self.background.as_mut() else {
+            return Vec::new();
+        };
+        chosen
             .iter()
-            .map(|(_, detection)| (detection.piece, detection.centre))
-            .collect();
-        let mut discs = Vec::new();
-        for chosen in faint_discs_for_the_lost(&kinds_and_places, wanted) {
-            let (disc, detection) = &candidates[chosen];
-            background.restore_disc(disc.column, disc.row, held, |i| search.board_at(i));
-            discs.push(*detection);
-        }
-        Ok(discs)
+            .map(|(disc, detection)| {
+                background.restore_disc(disc.column, disc.row, held, |i| search.board_at(i));
+                *detection
+            })
+            .collect()
     }
 
     /// Discs over the frame on `sides` of this top view, away from the hands
@@ -2412,6 +2554,48 @@ mod tests {
             -crate::geometry::spec::BASE_CIRCLE_CENTRE_DEPTH_MM,
         );
         assert_eq!(white_mean_after(on_base_circle.0, on_base_circle.1), before);
+    }
+
+    #[test]
+    fn a_piece_never_followed_is_found_against_the_board_kept_from_the_start() {
+        // Clip 3336: three whites lost in the break lay unfollowed for the
+        // rest of the clip, learned into the empty-board model; the laws
+        // still counted them.
+        let spot = Point2::new(-138.0, -186.0);
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        detector.keep_start_board();
+        let view = view_of(&[placed(Piece::White, spot.x, spot.y)]);
+        for _ in 0..FAINT_STILL_FRAMES + 2 {
+            detector.detect(&view, &[]).unwrap();
+        }
+        let black = detector
+            .search_unseen(&view, &[], &[], &[Piece::Black])
+            .unwrap();
+        assert!(black.is_empty(), "{black:?}");
+        let followed = [(spot, CARROMMAN_RADIUS_MM)];
+        let elsewhere = detector
+            .search_unseen(&view, &followed, &[], &[Piece::White])
+            .unwrap();
+        assert!(elsewhere.is_empty(), "{elsewhere:?}");
+        let found = detector
+            .search_unseen(&view, &[], &[], &[Piece::White])
+            .unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].piece, Piece::White);
+        assert!((found[0].centre - spot).norm() < 1.5, "{found:?}");
+    }
+
+    #[test]
+    fn a_resting_track_over_bare_board_is_told_from_a_pale_piece_lying_there() {
+        // Clip 3336: a white knocked off its spot unseen left its track
+        // holding the spot; the white it followed was pocketed later.
+        let (here, gone) = (Point2::new(-113.0, 174.0), Point2::new(150.0, -120.0));
+        let mut detector = detector().with_empty_board(&empty_board()).unwrap();
+        detector.keep_start_board();
+        let view = view_of(&[placed(Piece::White, here.x, here.y)]);
+        detector.detect(&view, &[]).unwrap();
+        let bare = detector.bare_under(&view, &[(1, here), (2, gone)]).unwrap();
+        assert_eq!(bare, vec![2]);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! the empty board as it was when the piece was lost is kept here, and once
 //! the board is still, discs that differ from it are looked for with a
 //! matched filter: a whole disc of small differences stands out where no
-//! single pixel does.
+//! single pixel does. The same search against the board kept from the start
+//! finds pieces lost long ago, and tells a resting track over bare board
+//! from a pale piece lying there ([`FaintSearch::contrast_at`]).
 
 use nalgebra::Point2;
 
@@ -276,6 +278,59 @@ impl FaintSearch {
         self.usable = usable;
         self.scores = scores;
         found
+    }
+
+    /// How much more `bgr` differs from the kept board inside a carromman's
+    /// disc at (column, row) than in the ring just round it, as
+    /// [`FaintSearch::find`] scores a disc; `None` where too little of the
+    /// disc or the ring was seen bare on the kept board to tell.
+    pub fn contrast_at(
+        &self,
+        bgr: &[u8],
+        gain: f32,
+        frame: &TemplateFrame,
+        column: f64,
+        row: f64,
+    ) -> Option<f32> {
+        let side = self.side;
+        let radius = CARROMMAN_RADIUS_MM * frame.px_per_mm;
+        let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0);
+        let ring_inner = radius.ceil() + RING_GAP_PX as f64;
+        let ring_outer = ring_inner + RING_WIDTH_PX as f64;
+        let (cx, cy) = (column.round(), row.round());
+        if cx < ring_outer
+            || cy < ring_outer
+            || cx + ring_outer >= side as f64
+            || cy + ring_outer >= side as f64
+        {
+            return None;
+        }
+        let (mut inside, mut inside_n, mut ring, mut ring_n) = (0.0f64, 0u32, 0.0f64, 0u32);
+        let reach = ring_outer as isize;
+        for dy in -reach..=reach {
+            for dx in -reach..=reach {
+                let i = (cy as isize + dy) as usize * side + (cx as isize + dx) as usize;
+                if !self.valid[i] || 3 * i + 2 >= bgr.len() {
+                    continue;
+                }
+                let difference = (0..3)
+                    .map(|c| (f32::from(bgr[3 * i + c]) - gain * self.reference[3 * i + c]).abs())
+                    .fold(0.0f32, f32::max);
+                let off = dx.unsigned_abs().max(dy.unsigned_abs()) as f64;
+                if off <= inner {
+                    inside += f64::from(difference);
+                    inside_n += 1;
+                } else if off > ring_inner {
+                    ring += f64::from(difference);
+                    ring_n += 1;
+                }
+            }
+        }
+        let inner_area = (2.0 * inner + 1.0).powi(2);
+        let ring_area = (2.0 * ring_outer + 1.0).powi(2) - (2.0 * ring_inner + 1.0).powi(2);
+        (f64::from(inside_n) >= MIN_INNER_VALID * inner_area
+            && f64::from(ring_n) >= MIN_RING_VALID * ring_area)
+            .then(|| (inside / f64::from(inside_n) - ring / f64::from(ring_n)) as f32)
     }
 
     /// Summed-area tables of the difference and of the usable pixels, one

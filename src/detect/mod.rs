@@ -19,8 +19,8 @@
 //!   piece whose face matches the wood shows only its rim, whose enclosed
 //!   hole is filled first (`rims`);
 //! - second looks where the foreground misses a piece: one at rest, against
-//!   the board kept from when it was lost (`faint`), and one in motion, where
-//!   its track's course leads ([`moving`]);
+//!   the board kept from when it was lost or from the start (`faint`), and
+//!   one in motion, where its track's course leads ([`moving`]);
 //! - pieces in flight over the frame, leaving the board ([`flight`]).
 
 pub mod background;

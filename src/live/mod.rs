@@ -534,7 +534,7 @@ pub fn run_session(
             let run_index = run.base + vision.machine().finished().len();
             compare_before_strike(&board, &tracks, run_index, &mut run);
             if let Some(on_board) = board.view.on_board {
-                vision.machine_mut().laws_count_at_strike(on_board.into());
+                vision.laws_count_at_strike(on_board.into(), &tracks);
             }
             // As `carrom track` does: a seat nothing seen showed is the
             // one whose turn it is.

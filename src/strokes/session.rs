@@ -25,10 +25,11 @@ use crate::detect::colours::ColourModelError;
 use crate::detect::flight::FrameSighting;
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::{
-    BoardCamera, ColourModels, DetectError, Detections, Detector, DetectorOptions, Frame,
-    FrameReader, Occluder, OcclusionCause, Rectified, TopView, TopViewError, VideoError,
+    BoardCamera, ColourModels, DetectError, Detection, Detections, Detector, DetectorOptions,
+    Frame, FrameReader, Occluder, OcclusionCause, Rectified, TopView, TopViewError, VideoError,
 };
-use crate::geometry::{seat_markings, Seat};
+use crate::geometry::spec::POCKET_RADIUS_MM;
+use crate::geometry::{nearest_pocket, seat_markings, Piece, Seat};
 use crate::rules::Engine;
 use crate::sim::video::{ClipWriter, VideoError as WriterError};
 use crate::track::{TrackEvent, TrackFrame, Tracker, TrackerOptions};
@@ -219,7 +220,7 @@ pub fn track_clip(
         if let Some(seat) = step.struck {
             let in_turn = referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
             if let Some(count) = referee.laws_count() {
-                clip_tracker.machine_mut().laws_count_at_strike(count);
+                clip_tracker.laws_count_at_strike(count, &step.tracks);
             }
             // The laws' turn order is the best guess at a seat nothing seen
             // showed; the machine takes it only for such a stroke.
@@ -511,6 +512,12 @@ pub struct ClipTracker {
     prints: PrintAudit,
     /// The sides of the frame to look over for pieces in flight.
     watch: FrameWatch,
+    /// One kind for each piece the laws counted on the board at the last
+    /// strike beyond those followed then, not found since.
+    unseen: Vec<Piece>,
+    /// Whether the break arrangement was seen set out: only then do the
+    /// laws' counts, which start from it, count the pieces on this board.
+    break_seen: bool,
 }
 
 impl ClipTracker {
@@ -537,6 +544,8 @@ impl ClipTracker {
             rectified,
             shift: Shift::NONE,
             since_seed: 0,
+            unseen: Vec::new(),
+            break_seen: false,
             frames: 0,
             settled: None,
             prints: PrintAudit::default(),
@@ -593,10 +602,12 @@ impl ClipTracker {
             &mut self.tracker,
             self.since_seed == 0,
             &watched,
+            &mut self.unseen,
         )?;
         self.since_seed += 1;
         self.frames += 1;
         if break_set_out {
+            self.break_seen = true;
             // Pieces lying in the break arrangement: whatever seemed to move
             // before was the board being set out, not a stroke.
             self.machine.setting_out_seen();
@@ -691,6 +702,27 @@ impl ClipTracker {
         self.frames
     }
 
+    /// The laws' count of the pieces on the board as a stroke is struck, with
+    /// the tracks then: the machine compares its counts with it, and, once
+    /// the break arrangement was seen (a clip begun mid-board has no count
+    /// of its own to go by), the pieces it counts beyond those followed are
+    /// looked for while the board is still (see [`look_again_for_lost_pieces`]).
+    pub fn laws_count_at_strike(&mut self, count: SeenCount, tracks: &TrackFrame) {
+        self.unseen.clear();
+        if self.break_seen {
+            let seen = SeenCount::of(&tracks.tracks);
+            for (piece, laws, followed) in [
+                (Piece::White, count.white, seen.white),
+                (Piece::Black, count.black, seen.black),
+                (Piece::Queen, u32::from(count.queen), u32::from(seen.queen)),
+            ] {
+                let beyond = laws.saturating_sub(followed) as usize;
+                self.unseen.extend(std::iter::repeat_n(piece, beyond));
+            }
+        }
+        self.machine.laws_count_at_strike(count);
+    }
+
     /// After a gap in the frames: closes the stroke machine (a stroke under
     /// way ends as last seen) and returns its strokes; the tracks are
     /// forgotten and the next frame seeds new ones for a new machine.
@@ -778,6 +810,7 @@ fn process_frame(
     tracker: &mut Tracker,
     first: bool,
     watched: &[Seat],
+    unseen: &mut Vec<Piece>,
 ) -> Result<(TrackFrame, bool, Vec<FrameSighting>), StageError> {
     let known = tracker.known_discs();
     let detections = detector
@@ -785,6 +818,8 @@ fn process_frame(
         .map_err(StageError::Detect)?;
     if first || detections.break_arrangement {
         detector.forget_board_for_search();
+        detector.forget_start_board();
+        unseen.clear();
         return Ok((
             tracker.seed(&detections),
             detections.break_arrangement,
@@ -799,6 +834,7 @@ fn process_frame(
             .map_err(StageError::Detect)?
     };
     let mut tracks = tracker.update(&detections);
+    detector.keep_start_board();
     look_again_for_pieces_in_motion(rectified, &detections, detector, tracker, &mut tracks)?;
     look_again_for_lost_pieces(
         rectified,
@@ -806,6 +842,7 @@ fn process_frame(
         detector,
         tracker,
         &mut tracks,
+        unseen,
     )?;
     Ok((tracks, false, over_the_frame))
 }
@@ -860,52 +897,139 @@ fn look_again_for_pieces_in_motion(
 /// lost, and once nothing moves, the detector looks for it against that
 /// board, away from the hands over it (`occluders`): the next player's arm
 /// reaching for the striker must not keep the pieces lost until it leaves.
+///
+/// Less often, against the board kept from the start: the resting tracks
+/// where it shows bare board are lost (a pale piece knocked off its spot
+/// unseen leaves its track holding the spot), and the pieces of the
+/// `unseen` kinds (counted by the laws at the last strike beyond those
+/// followed) and those lost lately that the kept board did not show are
+/// looked for. With nothing to look for, the start board takes in what the
+/// model has seen bare since.
 fn look_again_for_lost_pieces(
     rectified: &Rectified,
     occluders: &[Occluder],
     detector: &mut Detector,
     tracker: &mut Tracker,
     tracks: &mut TrackFrame,
+    unseen: &mut Vec<Piece>,
 ) -> Result<(), StageError> {
+    // Pieces long unfollowed are as long at rest: they are looked for, and
+    // the start board filled in, less often than pieces just lost.
+    let long_look = rectified.index.is_multiple_of(LONG_LOOK_EVERY_FRAMES);
+    if long_look && !hand_over_the_board(occluders) && all_still(tracker) {
+        let resting: Vec<(u32, Point2<f64>)> = tracker
+            .tracks()
+            .filter(|track| {
+                track.piece != Piece::Striker
+                    && nearest_pocket(track.position).1 > BARE_CHECK_POCKET_CLEARANCE_MM
+            })
+            .map(|track| (track.id.0, track.position))
+            .collect();
+        let bare = detector
+            .bare_under(rectified, &resting)
+            .map_err(StageError::Detect)?;
+        tracker.drop_bare(&bare, tracks);
+    }
     let missing = tracker.missing();
     if missing.is_empty() {
         detector.forget_board_for_search();
-        return Ok(());
-    }
-    let lost_now: Vec<Point2<f64>> = tracks
-        .events
-        .iter()
-        .filter_map(|event| match *event {
-            TrackEvent::Vanished { last_seen, .. } => Some(last_seen),
-            _ => None,
-        })
-        .collect();
-    if !lost_now.is_empty() {
-        detector.keep_board_for_search(&lost_now);
-        return Ok(());
+    } else {
+        let lost_now: Vec<Point2<f64>> = tracks
+            .events
+            .iter()
+            .filter_map(|event| match *event {
+                TrackEvent::Vanished { last_seen, .. } => Some(last_seen),
+                _ => None,
+            })
+            .collect();
+        if !lost_now.is_empty() {
+            detector.keep_board_for_search(&lost_now);
+            return Ok(());
+        }
     }
     // A piece at rest stays where it is: a look every few frames finds it
     // as surely as one every frame, for a fraction of the time.
     if !rectified.index.is_multiple_of(LOOK_AGAIN_EVERY_FRAMES) {
         return Ok(());
     }
-    let still = tracker
-        .tracks()
-        .chain(tracker.tentative())
-        .all(|track| track.speed() < STILL_MM_S);
-    if !still {
+    if !all_still(tracker) {
         return Ok(());
     }
-    let accounted: Vec<(Point2<f64>, f64)> = tracker
+    if missing.is_empty() && unseen.is_empty() {
+        if long_look && !hand_over_the_board(occluders) {
+            detector.fill_in_start_board();
+        }
+        return Ok(());
+    }
+    let mut accounted: Vec<(Point2<f64>, f64)> = tracker
         .tracks()
         .chain(tracker.tentative())
         .map(|track| (track.position, track.radius_mm()))
         .collect();
+    let mut still_missing: Vec<Piece> = missing.iter().map(|&(piece, _)| piece).collect();
+    if !missing.is_empty() {
+        let found = detector
+            .search_faint(rectified, &accounted, &not_searched(occluders), &missing)
+            .map_err(StageError::Detect)?;
+        // Discs the tracker takes for none of the lost are dropped here: the
+        // kept board is younger than the start board, and may differ from
+        // the bare board for other reasons than a piece.
+        tracker.refind(&found, tracks);
+        for detection in &found {
+            take_one(&mut still_missing, detection.piece);
+            accounted.push((detection.centre, detection.radius_mm));
+        }
+    }
+    if !long_look {
+        return Ok(());
+    }
+    // Against the start board, the pieces lost lately the kept board did
+    // not show are looked for too: with every other piece the laws count
+    // followed or wanted, one of their kind found there is one of them.
+    let wanted: Vec<Piece> = unseen.iter().chain(&still_missing).copied().collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
     let found = detector
-        .search_faint(rectified, &accounted, &not_searched(occluders), &missing)
+        .search_unseen(rectified, &accounted, &not_searched(occluders), &wanted)
         .map_err(StageError::Detect)?;
-    tracker.refind(&found, tracks);
+    let (long_unseen, lost_lately): (Vec<Detection>, Vec<Detection>) = found
+        .into_iter()
+        .partition(|detection| take_one(unseen, detection.piece));
+    tracker.adopt(&long_unseen, tracks);
+    let not_lost = tracker.refind(&lost_lately, tracks);
+    tracker.adopt(&not_lost, tracks);
     Ok(())
+}
+
+/// Whether every piece followed, and every disc not yet taken for one,
+/// lies still.
+fn all_still(tracker: &Tracker) -> bool {
+    tracker
+        .tracks()
+        .chain(tracker.tentative())
+        .all(|track| track.speed() < STILL_MM_S)
+}
+
+/// A resting track nearer a pocket's centre than this (mm) is not checked
+/// against the start board: lost there, it would be taken as pocketed.
+const BARE_CHECK_POCKET_CLEARANCE_MM: f64 = 3.0 * POCKET_RADIUS_MM;
+
+/// Takes one `piece` out of `pieces`; whether there was one.
+fn take_one(pieces: &mut Vec<Piece>, piece: Piece) -> bool {
+    match pieces.iter().position(|&p| p == piece) {
+        Some(k) => {
+            pieces.swap_remove(k);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Whether a hand is over the board: the model is not learned under it, and
+/// what it holds may be set down anywhere.
+fn hand_over_the_board(occluders: &[Occluder]) -> bool {
+    occluders.iter().any(|o| o.cause == OcclusionCause::Hand)
 }
 
 /// Where [`look_again_for_lost_pieces`] does not look: under the hands, and
@@ -921,6 +1045,10 @@ fn not_searched(occluders: &[Occluder]) -> Vec<Occluder> {
 
 /// [`look_again_for_lost_pieces`] looks on every this many frames.
 const LOOK_AGAIN_EVERY_FRAMES: u64 = 5;
+
+/// [`look_again_for_lost_pieces`] looks for pieces the laws count but no
+/// track follows, or fills in the start board, on every this many frames.
+const LONG_LOOK_EVERY_FRAMES: u64 = 15;
 
 /// Below this speed (mm/s) every piece counts as still for
 /// [`look_again_for_lost_pieces`].

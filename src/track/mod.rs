@@ -1290,7 +1290,8 @@ impl Tracker {
     /// [`crate::detect::Detector::search_faint`]) as pieces lost lately:
     /// each becomes a confirmed track at rest, found again as the nearest
     /// lost piece of its kind, and `frame` gains it and the event.
-    pub fn refind(&mut self, discs: &[Detection], frame: &mut TrackFrame) {
+    pub fn refind(&mut self, discs: &[Detection], frame: &mut TrackFrame) -> Vec<Detection> {
+        let mut not_taken = Vec::new();
         for detection in discs {
             let nearest = self
                 .recently_lost
@@ -1308,24 +1309,67 @@ impl Tracker {
                 })
                 .map(|(i, _)| i);
             let Some(i) = nearest else {
+                not_taken.push(*detection);
                 continue;
             };
             let lost = self.recently_lost.remove(i);
-            let mut track = Track {
-                faint: true,
-                ..self.confirmed_at_rest(detection)
-            };
-            track.vote(detection);
-            frame.events.push(TrackEvent::Appeared {
-                id: track.id,
-                piece: track.piece,
-                at: track.position,
-                t: frame.t,
-                found_again: Some(lost.id),
-            });
-            frame.tracks.push(track.clone());
-            self.tracks.push(track);
+            self.follow_found_at_rest(detection, Some(lost.id), frame);
         }
+        not_taken
+    }
+
+    /// Takes discs found lying unfollowed by a look against the board kept
+    /// from the start (see [`crate::detect::Detector::search_unseen`]) as
+    /// pieces at rest: no piece was lost there lately, but the laws still
+    /// count one of each kind more than are followed.
+    pub fn adopt(&mut self, discs: &[Detection], frame: &mut TrackFrame) {
+        for detection in discs {
+            self.follow_found_at_rest(detection, None, frame);
+        }
+    }
+
+    /// Loses the confirmed tracks whose tags are in `bare` (see
+    /// [`crate::detect::Detector::bare_under`]): nothing lies where they
+    /// rest. Each is looked for again like a piece gone from sight, and
+    /// `frame` loses it and gains the event.
+    pub fn drop_bare(&mut self, bare: &[u32], frame: &mut TrackFrame) {
+        if bare.is_empty() {
+            return;
+        }
+        let (gone, kept): (Vec<Track>, Vec<Track>) = std::mem::take(&mut self.tracks)
+            .into_iter()
+            .partition(|track| track.confirmed && bare.contains(&track.id.0));
+        self.tracks = kept;
+        for track in &gone {
+            frame
+                .events
+                .push(lose(track, 0.0, frame.t, false, &mut self.recently_lost));
+            frame.tracks.retain(|t| t.id != track.id);
+        }
+    }
+
+    /// A confirmed track at rest for a disc found by a second look, in this    /// A confirmed track at rest for a disc found by a second look, in this
+    /// tracker and in `frame`, with its event.
+    fn follow_found_at_rest(
+        &mut self,
+        detection: &Detection,
+        found_again: Option<TrackId>,
+        frame: &mut TrackFrame,
+    ) {
+        let mut track = Track {
+            faint: true,
+            ..self.confirmed_at_rest(detection)
+        };
+        track.vote(detection);
+        frame.events.push(TrackEvent::Appeared {
+            id: track.id,
+            piece: track.piece,
+            at: track.position,
+            t: frame.t,
+            found_again,
+        });
+        frame.tracks.push(track.clone());
+        self.tracks.push(track);
     }
 
     /// A new confirmed track for a piece known to lie at `detection`.
@@ -2562,6 +2606,37 @@ mod tests {
         let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
         assert_eq!(black.first_seen_at(), Point2::new(100.0, 100.0));
         assert_eq!(black.sighted_at(), Point2::new(160.0, 200.0));
+        assert_eq!(tracker.tracks().count(), 1);
+    }
+
+    #[test]
+    fn a_track_resting_over_bare_board_is_lost_and_looked_for() {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut last = TrackFrame::default();
+        for i in 0..3 {
+            last = feed(
+                &mut tracker,
+                frame(
+                    i,
+                    vec![
+                        disc(Piece::White, -113.0, 174.0),
+                        disc(Piece::Black, 50.0, 0.0),
+                    ],
+                ),
+            );
+        }
+        let white = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::White)
+            .unwrap()
+            .id;
+        tracker.drop_bare(&[white.0], &mut last);
+        assert_eq!(kinds_missing(&tracker), vec![Piece::White]);
+        assert!(last.tracks.iter().all(|t| t.id != white));
+        assert!(last
+            .events
+            .iter()
+            .any(|e| matches!(e, TrackEvent::Vanished { id, .. } if *id == white)));
         assert_eq!(tracker.tracks().count(), 1);
     }
 
