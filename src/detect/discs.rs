@@ -70,6 +70,14 @@ const BARE_MAX_CONTRAST: f32 = 6.0;
 /// the colour of.
 const UNSEEN_EXTRA_LOOKS: usize = 2;
 
+/// [`Detector::search_unseen`] compares nothing within this (mm) of a
+/// followed disc's edge: its shadow and blur...
+const UNSEEN_ACCOUNTED_MARGIN_MM: f64 = 3.0;
+
+/// ...and takes no disc overlapping one: centres at least this fraction of
+/// the touching distance apart.
+const UNSEEN_MIN_SEPARATION: f64 = 0.9;
+
 /// A disc found this near (mm) where a piece of its kind was lost is that
 /// piece, come to rest where it went from sight.
 const STOPPED_WHERE_LOST_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
@@ -1367,8 +1375,13 @@ impl Detector {
         let Some(mut search) = self.faint.take() else {
             return Ok(Vec::new());
         };
-        let candidates =
-            self.faint_candidates(&mut search, bytes, accounted, covered, wanted.len());
+        let candidates = self.faint_candidates(
+            &mut search,
+            bytes,
+            (accounted, CARROMMAN_RADIUS_MM),
+            covered,
+            wanted.len(),
+        );
         let kinds_and_places: Vec<(Piece, Point2<f64>)> = candidates
             .iter()
             .map(|(_, detection)| (detection.piece, detection.centre))
@@ -1461,13 +1474,25 @@ impl Detector {
         // A strong disc of another kind (a ghost, a piece that read wrong)
         // must not crowd out the one sought.
         let looked_at = wanted.len() + UNSEEN_EXTRA_LOOKS;
-        let candidates = self.faint_candidates(&mut search, bytes, accounted, covered, looked_at);
+        // Only the followed discs themselves are left out: a piece touching
+        // one would lose part of its own disc too, and be centred off it.
+        let candidates = self.faint_candidates(
+            &mut search,
+            bytes,
+            (accounted, UNSEEN_ACCOUNTED_MARGIN_MM),
+            covered,
+            looked_at,
+        );
         let mut still_wanted = wanted.to_vec();
         let chosen: Vec<(FaintDisc, Detection)> = candidates
             .into_iter()
             .filter(|(_, detection)| {
+                let clear = accounted.iter().all(|&(centre, radius_mm)| {
+                    (centre - detection.centre).norm()
+                        >= UNSEEN_MIN_SEPARATION * (radius_mm + CARROMMAN_RADIUS_MM)
+                });
                 let kind = still_wanted.iter().position(|&p| p == detection.piece);
-                kind.map(|k| still_wanted.swap_remove(k)).is_some()
+                clear && kind.map(|k| still_wanted.swap_remove(k)).is_some()
             })
             .collect();
         let discs = self.restore_found(&search, &chosen);
@@ -1477,12 +1502,13 @@ impl Detector {
 
     /// Discs that differ from the board kept in `search`, still for the last
     /// frames and read as carrommen by colour, strongest first, at most
-    /// `at_most` looked at (see [`FaintSearch::find`]).
+    /// `at_most` looked at (see [`FaintSearch::find`]). Nothing within
+    /// `reach_mm` beyond each `accounted` disc's edge is compared.
     fn faint_candidates(
         &self,
         search: &mut FaintSearch,
         bytes: &[u8],
-        accounted: &[(Point2<f64>, f64)],
+        (accounted, reach_mm): (&[(Point2<f64>, f64)], f64),
         covered: &[Occluder],
         at_most: usize,
     ) -> Vec<(FaintDisc, Detection)> {
@@ -1495,7 +1521,7 @@ impl Detector {
             .iter()
             .map(|&(centre, radius_mm)| {
                 let px = self.frame.board_to_px(centre);
-                (px.x, px.y, (radius_mm + CARROMMAN_RADIUS_MM) * px_per_mm)
+                (px.x, px.y, (radius_mm + reach_mm) * px_per_mm)
             })
             .collect();
         let covered: Vec<(usize, usize, usize, usize)> = covered

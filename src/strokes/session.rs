@@ -966,7 +966,12 @@ fn look_again_for_lost_pieces(
         .chain(tracker.tentative())
         .map(|track| (track.position, track.radius_mm()))
         .collect();
-    let mut still_missing: Vec<Piece> = missing.iter().map(|&(piece, _)| piece).collect();
+    // The striker is no carromman the search can find by colour.
+    let mut still_missing: Vec<Piece> = missing
+        .iter()
+        .map(|&(piece, _)| piece)
+        .filter(|&piece| piece != Piece::Striker)
+        .collect();
     if !missing.is_empty() {
         let found = detector
             .search_faint(rectified, &accounted, &not_searched(occluders), &missing)
