@@ -40,6 +40,42 @@ const MIN_INNER_VALID: f64 = 0.9;
 /// Fewest of the ring's pixels that must be comparable.
 const MIN_RING_VALID: f64 = 0.5;
 
+/// The matched filter's squares round a disc's centre, by half-side in
+/// pixels: the inner square, within the disc; the hole, just past its
+/// edge; the outer square, whose ring round the hole is compared with the
+/// inner square.
+#[derive(Debug, Clone, Copy)]
+struct FilterSquares {
+    inner: usize,
+    hole: usize,
+    outer: usize,
+}
+
+impl FilterSquares {
+    fn of_radius(radius_px: f64) -> FilterSquares {
+        let hole = radius_px.ceil() as usize + RING_GAP_PX;
+        FilterSquares {
+            inner: (INNER_HALF_FRACTION * radius_px).floor().max(1.0) as usize,
+            hole,
+            outer: hole + RING_WIDTH_PX,
+        }
+    }
+}
+
+/// Pixels in a square of half-side `half`.
+fn square_area(half: usize) -> f64 {
+    ((2 * half + 1) * (2 * half + 1)) as f64
+}
+
+/// How far a view's pixel lies from the kept board's (lamp gain `gain`
+/// applied to the board): the largest channel difference, 0–255.
+#[inline]
+fn largest_difference(pixel: &[u8; 3], board: &[f32; 3], gain: f32) -> f32 {
+    (0..3)
+        .map(|c| (f32::from(pixel[c]) - gain * board[c]).abs())
+        .fold(0.0f32, f32::max)
+}
+
 /// Whether the model's pixel `i` is a view of the empty board: seen, not
 /// predicted, and like the board the prior predicts (the model also learns
 /// ghosts: a striker left lying a while, the shadow of an arm).
@@ -188,10 +224,11 @@ impl FaintSearch {
                 .iter_mut()
                 .zip(&usable[first..end]);
             for ((out, &compared), (pixel, board)) in outs.zip(pixels.iter().zip(board)) {
-                let largest = (0..3)
-                    .map(|c| (f32::from(pixel[c]) - gain * board[c]).abs())
-                    .fold(0.0f32, f32::max);
-                *out = if compared { largest } else { 0.0 };
+                *out = if compared {
+                    largest_difference(pixel, board, gain)
+                } else {
+                    0.0
+                };
             }
         }
         for (y, row) in usable.chunks_exact_mut(side).enumerate() {
@@ -203,9 +240,11 @@ impl FaintSearch {
             }
         }
         self.summed_areas(&usable, (x0, y0, x1, y1));
-        let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0) as usize;
-        let ring_inner = radius.ceil() as usize + RING_GAP_PX;
-        let ring_outer = ring_inner + RING_WIDTH_PX;
+        let FilterSquares {
+            inner,
+            hole: ring_inner,
+            outer: ring_outer,
+        } = FilterSquares::of_radius(radius);
         let mut scores = std::mem::take(&mut self.scores);
         scores.clear();
         scores.resize(n, f32::MIN);
@@ -222,8 +261,7 @@ impl FaintSearch {
                     continue;
                 }
                 let (inner_sum, inner_count) = self.square(x, y, inner);
-                let inner_area = ((2 * inner + 1) * (2 * inner + 1)) as f64;
-                if f64::from(inner_count) < MIN_INNER_VALID * inner_area {
+                if f64::from(inner_count) < MIN_INNER_VALID * square_area(inner) {
                     continue;
                 }
                 let inside = inner_sum / f64::from(inner_count);
@@ -235,7 +273,7 @@ impl FaintSearch {
                 let (outer_sum, outer_count) = self.square(x, y, ring_outer);
                 let (hole_sum, hole_count) = self.square(x, y, ring_inner);
                 let ring_count = outer_count - hole_count;
-                let ring_area = ((2 * ring_outer + 1).pow(2) - (2 * ring_inner + 1).pow(2)) as f64;
+                let ring_area = square_area(ring_outer) - square_area(ring_inner);
                 if f64::from(ring_count) < MIN_RING_VALID * ring_area {
                     continue;
                 }
@@ -293,42 +331,44 @@ impl FaintSearch {
         row: f64,
     ) -> Option<f32> {
         let side = self.side;
-        let radius = CARROMMAN_RADIUS_MM * frame.px_per_mm;
-        let inner = (INNER_HALF_FRACTION * radius).floor().max(1.0);
-        let ring_inner = radius.ceil() + RING_GAP_PX as f64;
-        let ring_outer = ring_inner + RING_WIDTH_PX as f64;
+        let squares = FilterSquares::of_radius(CARROMMAN_RADIUS_MM * frame.px_per_mm);
+        let reach = squares.outer;
         let (cx, cy) = (column.round(), row.round());
-        if cx < ring_outer
-            || cy < ring_outer
-            || cx + ring_outer >= side as f64
-            || cy + ring_outer >= side as f64
+        if cx < reach as f64
+            || cy < reach as f64
+            || cx + reach as f64 >= side as f64
+            || cy + reach as f64 >= side as f64
+            || bgr.len() < 3 * side * side
         {
             return None;
         }
+        let (cx, cy) = (cx as usize, cy as usize);
         let (mut inside, mut inside_n, mut ring, mut ring_n) = (0.0f64, 0u32, 0.0f64, 0u32);
-        let reach = ring_outer as isize;
-        for dy in -reach..=reach {
-            for dx in -reach..=reach {
-                let i = (cy as isize + dy) as usize * side + (cx as isize + dx) as usize;
-                if !self.valid[i] || 3 * i + 2 >= bgr.len() {
+        for y in cy - reach..=cy + reach {
+            for x in cx - reach..=cx + reach {
+                let i = y * side + x;
+                if !self.valid[i] {
                     continue;
                 }
-                let difference = (0..3)
-                    .map(|c| (f32::from(bgr[3 * i + c]) - gain * self.reference[3 * i + c]).abs())
-                    .fold(0.0f32, f32::max);
-                let off = dx.unsigned_abs().max(dy.unsigned_abs()) as f64;
-                if off <= inner {
-                    inside += f64::from(difference);
+                let pixel = [bgr[3 * i], bgr[3 * i + 1], bgr[3 * i + 2]];
+                let board = [
+                    self.reference[3 * i],
+                    self.reference[3 * i + 1],
+                    self.reference[3 * i + 2],
+                ];
+                let difference = f64::from(largest_difference(&pixel, &board, gain));
+                let off = x.abs_diff(cx).max(y.abs_diff(cy));
+                if off <= squares.inner {
+                    inside += difference;
                     inside_n += 1;
-                } else if off > ring_inner {
-                    ring += f64::from(difference);
+                } else if off > squares.hole {
+                    ring += difference;
                     ring_n += 1;
                 }
             }
         }
-        let inner_area = (2.0 * inner + 1.0).powi(2);
-        let ring_area = (2.0 * ring_outer + 1.0).powi(2) - (2.0 * ring_inner + 1.0).powi(2);
-        (f64::from(inside_n) >= MIN_INNER_VALID * inner_area
+        let ring_area = square_area(squares.outer) - square_area(squares.hole);
+        (f64::from(inside_n) >= MIN_INNER_VALID * square_area(squares.inner)
             && f64::from(ring_n) >= MIN_RING_VALID * ring_area)
             .then(|| (inside / f64::from(inside_n) - ring / f64::from(ring_n)) as f32)
     }

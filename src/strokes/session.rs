@@ -838,7 +838,7 @@ fn process_frame(
     look_again_for_pieces_in_motion(rectified, &detections, detector, tracker, &mut tracks)?;
     look_again_for_lost_pieces(
         rectified,
-        &detections.occluders,
+        &detections,
         detector,
         tracker,
         &mut tracks,
@@ -907,16 +907,20 @@ fn look_again_for_pieces_in_motion(
 /// model has seen bare since.
 fn look_again_for_lost_pieces(
     rectified: &Rectified,
-    occluders: &[Occluder],
+    detections: &Detections,
     detector: &mut Detector,
     tracker: &mut Tracker,
     tracks: &mut TrackFrame,
     unseen: &mut Vec<Piece>,
 ) -> Result<(), StageError> {
-    // Pieces long unfollowed are as long at rest: they are looked for, and
-    // the start board filled in, less often than pieces just lost.
-    let long_look = rectified.index.is_multiple_of(LONG_LOOK_EVERY_FRAMES);
-    if long_look && !hand_over_the_board(occluders) && all_still(tracker) {
+    // A piece at rest stays where it is: a look every few frames finds it
+    // as surely as one every frame, for a fraction of the time. Pieces long
+    // unfollowed are as long at rest: they are looked for, resting tracks
+    // checked and the start board filled in less often still.
+    let look = rectified.index.is_multiple_of(LOOK_AGAIN_EVERY_FRAMES) && all_still(tracker);
+    let long_look = look && rectified.index.is_multiple_of(LONG_LOOK_EVERY_FRAMES);
+    let hand_present = detections.hand_present();
+    if long_look && !hand_present {
         let resting: Vec<(u32, Point2<f64>)> = tracker
             .tracks()
             .filter(|track| {
@@ -947,16 +951,11 @@ fn look_again_for_lost_pieces(
             return Ok(());
         }
     }
-    // A piece at rest stays where it is: a look every few frames finds it
-    // as surely as one every frame, for a fraction of the time.
-    if !rectified.index.is_multiple_of(LOOK_AGAIN_EVERY_FRAMES) {
-        return Ok(());
-    }
-    if !all_still(tracker) {
+    if !look {
         return Ok(());
     }
     if missing.is_empty() && unseen.is_empty() {
-        if long_look && !hand_over_the_board(occluders) {
+        if long_look && !hand_present {
             detector.fill_in_start_board();
         }
         return Ok(());
@@ -974,7 +973,12 @@ fn look_again_for_lost_pieces(
         .collect();
     if !missing.is_empty() {
         let found = detector
-            .search_faint(rectified, &accounted, &not_searched(occluders), &missing)
+            .search_faint(
+                rectified,
+                &accounted,
+                &not_searched(&detections.occluders),
+                &missing,
+            )
             .map_err(StageError::Detect)?;
         // Discs the tracker takes for none of the lost are dropped here: the
         // kept board is younger than the start board, and may differ from
@@ -996,7 +1000,12 @@ fn look_again_for_lost_pieces(
         return Ok(());
     }
     let found = detector
-        .search_unseen(rectified, &accounted, &not_searched(occluders), &wanted)
+        .search_unseen(
+            rectified,
+            &accounted,
+            &not_searched(&detections.occluders),
+            &wanted,
+        )
         .map_err(StageError::Detect)?;
     let (long_unseen, lost_lately): (Vec<Detection>, Vec<Detection>) = found
         .into_iter()
@@ -1029,12 +1038,6 @@ fn take_one(pieces: &mut Vec<Piece>, piece: Piece) -> bool {
         }
         None => false,
     }
-}
-
-/// Whether a hand is over the board: the model is not learned under it, and
-/// what it holds may be set down anywhere.
-fn hand_over_the_board(occluders: &[Occluder]) -> bool {
-    occluders.iter().any(|o| o.cause == OcclusionCause::Hand)
 }
 
 /// Where [`look_again_for_lost_pieces`] does not look: under the hands, and
