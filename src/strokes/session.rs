@@ -965,6 +965,7 @@ fn look_again_for_lost_pieces(
         .chain(tracker.tentative())
         .map(|track| (track.position, track.radius_mm()))
         .collect();
+    let covered = not_searched(&detections.occluders);
     // The striker is no carromman the search can find by colour.
     let mut still_missing: Vec<Piece> = missing
         .iter()
@@ -973,12 +974,7 @@ fn look_again_for_lost_pieces(
         .collect();
     if !missing.is_empty() {
         let found = detector
-            .search_faint(
-                rectified,
-                &accounted,
-                &not_searched(&detections.occluders),
-                &missing,
-            )
+            .search_faint(rectified, &accounted, &covered, &missing)
             .map_err(StageError::Detect)?;
         // Discs the tracker takes for none of the lost are dropped here: the
         // kept board is younger than the start board, and may differ from
@@ -1000,12 +996,7 @@ fn look_again_for_lost_pieces(
         return Ok(());
     }
     let found = detector
-        .search_unseen(
-            rectified,
-            &accounted,
-            &not_searched(&detections.occluders),
-            &wanted,
-        )
+        .search_unseen(rectified, &accounted, &covered, &wanted)
         .map_err(StageError::Detect)?;
     let (long_unseen, lost_lately): (Vec<Detection>, Vec<Detection>) = found
         .into_iter()
