@@ -128,6 +128,12 @@ impl ColourModels {
         Some((best, confidence.clamp(0.0, 1.0)))
     }
 
+    /// The sample's squared distances from the models of white, black,
+    /// the Queen and the striker, in that order.
+    pub fn distances(&self, sample: &ColourSample) -> [f64; 4] {
+        self.classes.map(|model| model.distance(sample))
+    }
+
     /// Sets `piece`'s mean features, its spread kept.
     pub fn set_mean(&mut self, piece: Piece, mean: [f64; 3]) {
         self.classes[Self::slot(piece)].mean = mean;

@@ -264,7 +264,7 @@ const DISTANCE_MASK_REACH_PX: usize = 2;
 /// Side (px) of the tiles the foreground is grouped by before its distance
 /// transform: about half a carromman, so a piece's box is not much larger
 /// than the piece.
-const FOREGROUND_TILE_PX: usize = 8;
+pub(super) const FOREGROUND_TILE_PX: usize = 8;
 
 /// A box of top-view pixels: first column, first row, end column, end row.
 type PixelBox = (usize, usize, usize, usize);
@@ -1165,6 +1165,7 @@ impl Detector {
                 piece,
                 by_colour,
                 confidence,
+                colour_distances: Some(self.models.distances(&sample)),
             });
         }
         Ok(discs)
@@ -1576,6 +1577,7 @@ impl Detector {
                     piece,
                     by_colour: piece,
                     confidence,
+                    colour_distances: None,
                 },
             ));
         }
@@ -1754,6 +1756,7 @@ impl Detector {
                     piece: placed.piece,
                     by_colour: placed.piece,
                     confidence,
+                    colour_distances: None,
                 });
             }
             if best.as_ref().is_none_or(|(m, _)| matches > *m) {
@@ -2282,6 +2285,7 @@ impl MovingLook<'_> {
             piece,
             by_colour: piece,
             confidence,
+            colour_distances: None,
         })
     }
 

@@ -64,7 +64,42 @@ pub struct Detection {
     /// How far the colour is from the chosen class relative to the next best,
     /// 0 (ambiguous) to 1 (clear).
     pub confidence: f64,
+    /// The colour's squared distances (in the models' spreads) from each
+    /// piece's model, white, black, Queen and striker, where the disc's
+    /// colour was read over its face; `None` where it was not.
+    pub colour_distances: Option<[f64; 4]>,
 }
+
+impl Detection {
+    /// Whether the disc's colour rules out `piece`: outside that piece's
+    /// model, and several times as far from it as from the nearest model.
+    /// The confidence compares only the two nearest carromman kinds: a
+    /// pale striker with red rings reads as an uncertain white, between
+    /// white and the Queen, yet is plainly no black.
+    pub fn colour_rules_out(&self, piece: Piece) -> bool {
+        let Some(distances) = self.colour_distances else {
+            return false;
+        };
+        let slot = match piece {
+            Piece::White => 0,
+            Piece::Black => 1,
+            Piece::Queen => 2,
+            Piece::Striker => 3,
+        };
+        let nearest = distances.iter().copied().fold(f64::INFINITY, f64::min);
+        let own = distances[slot];
+        own >= RULED_OUT_MIN_DISTANCE && RULED_OUT_RATIO * nearest <= own
+    }
+}
+
+/// A colour this many squared spreads from a piece's model (one spread) is
+/// outside it. The models' spreads are wide (the shipped ones span many
+/// boards): black and white lie 3 to 4 apart.
+const RULED_OUT_MIN_DISTANCE: f64 = 1.0;
+
+/// How many times nearer another model must be for a colour to rule a
+/// piece out (squared distances).
+const RULED_OUT_RATIO: f64 = 4.0;
 
 /// An axis-aligned box in board mm where pieces cannot be seen this frame
 /// (under a hand, or where the empty board has not been seen yet).

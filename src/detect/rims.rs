@@ -37,14 +37,14 @@ impl HoleSizes {
     /// The holes a piece's rim encloses in a top view of `px_per_mm`: from
     /// a fifth of a carromman's face (the gap among three touching pieces
     /// is a twentieth) to a whole striker's; a lone blob up to a striker
-    /// with its blurred edge.
+    /// with its blurred edge and the pixel the foreground is grown by.
     pub fn at_scale(px_per_mm: f64) -> HoleSizes {
         let area = |radius_px: f64| std::f64::consts::PI * radius_px.powi(2);
         let striker_px = STRIKER_RADIUS_MM * px_per_mm;
         HoleSizes {
             min_area: (0.2 * area(CARROMMAN_RADIUS_MM * px_per_mm)) as usize,
             max_area: area(striker_px).ceil() as usize,
-            max_blob: area(striker_px + RIM_BLUR_PX).ceil() as usize,
+            max_blob: area(striker_px + RIM_BLUR_PX + 1.0).ceil() as usize,
         }
     }
 }
@@ -59,6 +59,14 @@ const MAX_ELONGATION: usize = 2;
 /// A face fills π/4 of its box; the concave gap among four touching pieces
 /// about a fifth.
 const MIN_BOX_FILL: f64 = 0.5;
+
+/// A solid disc fills π/4 of its box; a ring broken open, far less.
+const MIN_SOLID_DISC_FILL: f64 = 0.7;
+
+/// The tiles [`super::discs::foreground_boxes`] builds its boxes of, and
+/// the margin it grows them by.
+const BOX_TILE_PX: usize = super::discs::FOREGROUND_TILE_PX;
+const BOX_MARGIN_PX: usize = 2;
 
 // What `RimScratch::marks` says of each pixel of the box being filled.
 const UNSEEN: u8 = 0;
@@ -87,10 +95,23 @@ pub(super) fn fill_rims(
     // Across a face's middle, a gap wider than the pixel each side grows
     // by, and no wider than a striker.
     let widest = (2.0 * (sizes.max_area as f64 / std::f64::consts::PI).sqrt()).ceil() as usize + 2;
-    let boxes = super::discs::foreground_boxes(mask, side, 2, &mut scratch.tiles);
+    // A lone piece's box, whose face may be speckled rather than ringed: a
+    // pale striker's printed rings cross the threshold pixel by pixel, and
+    // leave its face gaps of a pixel or two in every row.
+    // Boxes come whole tiles wide, with a margin.
+    let lone_piece = 2.0 * (sizes.max_blob as f64 / std::f64::consts::PI).sqrt();
+    let lone_box =
+        (lone_piece as usize).div_ceil(BOX_TILE_PX) * BOX_TILE_PX + BOX_TILE_PX + 2 * BOX_MARGIN_PX;
+    let boxes = super::discs::foreground_boxes(mask, side, BOX_MARGIN_PX, &mut scratch.tiles);
     let mut filled = 0;
     for area in boxes {
-        if may_enclose(mask, side, area, 3..=widest) {
+        let (x0, y0, x1, y1) = area;
+        let narrowest = if (x1 - x0).max(y1 - y0) <= lone_box {
+            1
+        } else {
+            3
+        };
+        if may_enclose(mask, side, area, narrowest..=widest) {
             filled += fill_in_box(mask, side, area, sizes, &fillable, scratch);
         }
     }
@@ -204,9 +225,6 @@ fn fill_in_box(
             blob.push(i);
             push_unvisited(i, row, marks, stack, |m| m == UNSEEN || m == FOREGROUND);
         }
-        if !blob.iter().any(|&i| marks[i] == BLOB_HOLE) {
-            continue;
-        }
         // The face: what the blob holds inside its ring (the pixel the
         // foreground was grown by aside) that is not foreground.
         let enclosed = blob
@@ -217,7 +235,16 @@ fn fill_in_box(
         if 2 * n < blob.len() {
             continue;
         }
-        if enclosed >= sizes.min_area && blob.len() <= sizes.max_blob && round(blob, row) {
+        // With no hole wider than the pixel the foreground grew by, the
+        // blob is a speckled face only if, so grown, it is a solid disc: a
+        // ring broken open fills far less of its box, and a moving piece's
+        // blur, filled, would read a striker's size.
+        let has_hole = blob.iter().any(|&i| marks[i] == BLOB_HOLE);
+        if enclosed >= sizes.min_area
+            && blob.len() <= sizes.max_blob
+            && round(blob, row)
+            && (has_hole || solid_disc(blob, row))
+        {
             // The whole blob but the pixel the foreground was grown by.
             for &i in blob.iter() {
                 if !next_to(i, row, marks, OUTSIDE) {
@@ -225,6 +252,9 @@ fn fill_in_box(
                 }
             }
             filled += 1;
+            continue;
+        }
+        if !has_hole {
             continue;
         }
         // A larger blob (a ring touching another piece): its holes one by one.
@@ -291,14 +321,34 @@ fn four_neighbours(i: usize, row: usize) -> [usize; 4] {
 /// Whether `pixels` (indices into rows `w` long) make a roundish shape:
 /// not long, and filling most of their box.
 fn round(pixels: &[usize], w: usize) -> bool {
+    let (bw, bh) = box_size(pixels, w);
+    bw.max(bh) <= MAX_ELONGATION * bw.min(bh) && fills_box(pixels, w, MIN_BOX_FILL)
+}
+
+/// Whether `pixels` (indices into rows `w` long) make a solid disc: as
+/// wide as they are long (a moving piece's blur is longer) and filling
+/// their box as a disc does.
+fn solid_disc(pixels: &[usize], w: usize) -> bool {
+    let (bw, bh) = box_size(pixels, w);
+    4 * bw.max(bh) <= 5 * bw.min(bh) && fills_box(pixels, w, MIN_SOLID_DISC_FILL)
+}
+
+/// Whether `pixels` (indices into rows `w` long) cover at least `fraction`
+/// of their bounding box.
+fn fills_box(pixels: &[usize], w: usize, fraction: f64) -> bool {
+    let (bw, bh) = box_size(pixels, w);
+    pixels.len() as f64 >= fraction * (bw * bh) as f64
+}
+
+/// The width and height of the bounding box of `pixels` (indices into rows
+/// `w` long).
+fn box_size(pixels: &[usize], w: usize) -> (usize, usize) {
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
     for &i in pixels {
         let (x, y) = (i % w, i / w);
         (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
     }
-    let (bw, bh) = (x1 + 1 - x0, y1 + 1 - y0);
-    bw.max(bh) <= MAX_ELONGATION * bw.min(bh)
-        && pixels.len() as f64 >= MIN_BOX_FILL * (bw * bh) as f64
+    (x1 + 1 - x0, y1 + 1 - y0)
 }
 
 #[cfg(test)]
@@ -390,6 +440,62 @@ mod tests {
             1
         );
         assert_is_disc(&mask, 20.0, 30.0, 8.0);
+    }
+
+    #[test]
+    fn a_speckled_face_with_no_gap_wider_than_two_pixels_is_filled_whole() {
+        let mut mask = vec![0u8; SIDE * SIDE];
+        let (cx, cy, r) = (30.0, 30.0, 10.0);
+        disc(&mut mask, cx, cy, r);
+        // A pale face's printed rings cross the threshold pixel by pixel:
+        // holes of one or two pixels all over it, well inside its edge.
+        let mut holes = 0;
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                let d = (x as f64 - cx).hypot(y as f64 - cy);
+                if d < r - 2.0 && (x * 7 + y * 3) % 5 < 2 {
+                    mask[y * SIDE + x] = 0;
+                    holes += 1;
+                }
+            }
+        }
+        assert!(holes >= sizes().min_area, "{holes} holes");
+        let widest_gap = (0..SIDE)
+            .map(|y| {
+                let row = &mask[y * SIDE..(y + 1) * SIDE];
+                let first = row.iter().position(|&v| v != 0);
+                let last = row.iter().rposition(|&v| v != 0);
+                match (first, last) {
+                    (Some(a), Some(b)) => row[a..=b]
+                        .split(|&v| v != 0)
+                        .map(<[u8]>::len)
+                        .max()
+                        .unwrap_or(0),
+                    _ => 0,
+                }
+            })
+            .max()
+            .unwrap_or(0);
+        assert!(widest_gap <= 2, "a gap of {widest_gap} px");
+        assert_eq!(
+            fill_rims(
+                &mut mask,
+                SIDE,
+                sizes(),
+                |_| true,
+                &mut RimScratch::default()
+            ),
+            1
+        );
+        // Filled within the pixel the foreground grew by.
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                let d = (x as f64 - cx).hypot(y as f64 - cy);
+                let set = mask[y * SIDE + x] != 0;
+                assert!(set || d > r, "({x}, {y}) inside but not set");
+                assert!(!set || d <= r + 1.0, "({x}, {y}) set {d:.2} px out");
+            }
+        }
     }
 
     #[test]

@@ -4639,6 +4639,7 @@ mod tests {
                 piece
             },
             confidence: 0.9,
+            colour_distances: None,
         }
     }
 

@@ -294,6 +294,7 @@ mod tests {
                 piece,
                 by_colour: piece,
                 confidence: 0.9,
+                colour_distances: None,
             }],
             ..Detections::default()
         });

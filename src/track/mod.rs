@@ -1700,6 +1700,16 @@ fn heading_speed(track: &Track, dt: f64) -> Vector2<f64> {
 fn class_penalty(track: &Track, detection: &Detection) -> f64 {
     if track.piece == detection.piece {
         0.0
+    } else if (track.piece == Piece::Striker || track.speed() < AT_REST_MM_S)
+        && detection.colour_rules_out(track.piece)
+    {
+        // A disc plainly not of this track's colour is another piece: at a
+        // collision the striker's course runs on through the piece it hits,
+        // which leaps to where the striker was headed while the striker
+        // stops by where the piece lay (clip 3224: the pale striker and a
+        // black traded tracks, 19 and 22 mm off). A carromman in motion is
+        // spared: blurred over the wood its colour drifts.
+        RULED_OUT_PENALTY_MM
     } else if track.piece == Piece::Striker && track.speed() >= AT_REST_MM_S {
         // A striker in motion blurs and touches what it strikes, and its
         // size then reads as a carromman's: the class it is read as weighs
@@ -1710,6 +1720,11 @@ fn class_penalty(track: &Track, detection: &Detection) -> f64 {
         CARROMMAN_RADIUS_MM * detection.confidence
     }
 }
+
+/// What pairing a track with a disc whose colour rules its piece out
+/// costs, as distance (mm): more than a track's two nearest candidates at a
+/// collision are apart, so each keeps its own colour.
+const RULED_OUT_PENALTY_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
 
 #[cfg(test)]
 mod tests {
@@ -1729,6 +1744,7 @@ mod tests {
                 piece
             },
             confidence: 0.9,
+            colour_distances: None,
         }
     }
 
@@ -2399,6 +2415,71 @@ mod tests {
         );
         assert_eq!(id_near(&tracker, met), Some(striker));
         assert_eq!(id_near(&tracker, knocked), Some(white));
+    }
+
+    #[test]
+    fn a_striker_and_the_black_it_strikes_keep_their_own_colours() {
+        // Clip 3224: a pale striker running north-north-east at 2 m/s
+        // struck a black lying still. The frame after, the black lay 19 mm
+        // from where the striker was heading, and the striker 22 mm from
+        // the black's spot: by distance alone the two traded tracks.
+        let lying = Point2::new(182.0, -126.0);
+        // The colours' distances from the white, black, Queen and striker
+        // models, as measured in the clip.
+        let pale = Some([28.0, 132.0, 33.5, 28.5]);
+        let dark = Some([4.0, 0.04, 10.2, 1.55]);
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let towards: Vector2<f64> = Vector2::new(0.42, 0.91).normalize();
+        let mut striker_at: Point2<f64> = lying - 149.0 * towards;
+        for i in 0..6u64 {
+            if i == 5 {
+                striker_at += 100.0 * towards;
+            }
+            let striker = Detection {
+                radius_mm: 20.0,
+                colour_distances: pale,
+                ..disc(Piece::Striker, striker_at.x, striker_at.y)
+            };
+            let black = Detection {
+                colour_distances: dark,
+                ..disc(Piece::Black, lying.x, lying.y)
+            };
+            feed(&mut tracker, frame(i, vec![striker, black]));
+        }
+        let id_near = |tracker: &Tracker, at: Point2<f64>| {
+            tracker
+                .tracks()
+                .find(|t| (t.position - at).norm() < 1.0)
+                .map(|t| t.id)
+        };
+        let (striker, black) = (
+            id_near(&tracker, striker_at).unwrap(),
+            id_near(&tracker, lying).unwrap(),
+        );
+        let running = tracker.tracks().find(|t| t.id == striker).unwrap();
+        let heading = running.velocity.normalize();
+        let predicted = running.position + running.velocity * FRAME_S;
+        // The black knocked on 19 mm past where the striker was heading
+        // (farther from its spot than a resting piece's gate), the striker
+        // stopped 22 mm short of the black's spot, read by size as the
+        // white its colour is nearest, uncertainly.
+        let knocked_at = predicted + 19.0 * heading;
+        let stopped_at = lying - 22.0 * heading;
+        assert!((knocked_at - lying).norm() > 30.0);
+        assert!((stopped_at - predicted).norm() > 30.0);
+        let stopped = Detection {
+            confidence: 0.16,
+            colour_distances: pale,
+            ..disc(Piece::White, stopped_at.x, stopped_at.y)
+        };
+        let knocked = Detection {
+            confidence: 0.99,
+            colour_distances: dark,
+            ..disc(Piece::Black, knocked_at.x, knocked_at.y)
+        };
+        feed(&mut tracker, frame(6, vec![stopped, knocked]));
+        assert_eq!(id_near(&tracker, stopped.centre), Some(striker));
+        assert_eq!(id_near(&tracker, knocked.centre), Some(black));
     }
 
     #[test]
