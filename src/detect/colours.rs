@@ -103,7 +103,9 @@ impl ColourModels {
         &self.classes[Self::slot(piece)]
     }
 
-    fn slot(piece: Piece) -> usize {
+    /// Where `piece`'s model stands among the four (white, black, Queen,
+    /// striker), as in [`ColourModels::distances`].
+    pub(crate) fn slot(piece: Piece) -> usize {
         match piece {
             Piece::White => 0,
             Piece::Black => 1,

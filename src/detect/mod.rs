@@ -80,14 +80,8 @@ impl Detection {
         let Some(distances) = self.colour_distances else {
             return false;
         };
-        let slot = match piece {
-            Piece::White => 0,
-            Piece::Black => 1,
-            Piece::Queen => 2,
-            Piece::Striker => 3,
-        };
         let nearest = distances.iter().copied().fold(f64::INFINITY, f64::min);
-        let own = distances[slot];
+        let own = distances[ColourModels::slot(piece)];
         own >= RULED_OUT_MIN_DISTANCE && RULED_OUT_RATIO * nearest <= own
     }
 }

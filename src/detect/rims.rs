@@ -3,7 +3,10 @@
 //! at its bevelled edge and its shadow, a thin ring in the foreground that
 //! the opening erases and whose distance transform never reaches a disc's.
 //! The hole such a ring encloses, of a piece's size and round, is filled, so
-//! the ring is found as the disc it is.
+//! the ring is found as the disc it is. A face printed with pale rings (a
+//! striker's) shows instead as a disc riddled with holes of a pixel or two,
+//! whose distance transform falls short just the same: a lone one is
+//! filled whole.
 
 use crate::geometry::spec::{CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM};
 
@@ -95,10 +98,10 @@ pub(super) fn fill_rims(
     // Across a face's middle, a gap wider than the pixel each side grows
     // by, and no wider than a striker.
     let widest = (2.0 * (sizes.max_area as f64 / std::f64::consts::PI).sqrt()).ceil() as usize + 2;
-    // A lone piece's box, whose face may be speckled rather than ringed: a
-    // pale striker's printed rings cross the threshold pixel by pixel, and
-    // leave its face gaps of a pixel or two in every row.
-    // Boxes come whole tiles wide, with a margin.
+    // In a lone piece's box (boxes come whole tiles wide, with a margin)
+    // the face may be speckled rather than ringed: a pale striker's printed
+    // rings cross the threshold pixel by pixel, and leave its face gaps of
+    // a pixel or two in every row.
     let lone_piece = 2.0 * (sizes.max_blob as f64 / std::f64::consts::PI).sqrt();
     let lone_box =
         (lone_piece as usize).div_ceil(BOX_TILE_PX) * BOX_TILE_PX + BOX_TILE_PX + 2 * BOX_MARGIN_PX;
@@ -326,8 +329,8 @@ fn round(pixels: &[usize], w: usize) -> bool {
 }
 
 /// Whether `pixels` (indices into rows `w` long) make a solid disc: as
-/// wide as they are long (a moving piece's blur is longer) and filling
-/// their box as a disc does.
+/// wide as they are long, within 5:4 (a moving piece's blur is longer),
+/// and filling their box as a disc does.
 fn solid_disc(pixels: &[usize], w: usize) -> bool {
     let (bw, bh) = box_size(pixels, w);
     4 * bw.max(bh) <= 5 * bw.min(bh) && fills_box(pixels, w, MIN_SOLID_DISC_FILL)
