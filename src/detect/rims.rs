@@ -394,14 +394,24 @@ mod tests {
 
     /// Every pixel of the disc set, and none more than half a pixel out.
     fn assert_is_disc(mask: &[u8], cx: f64, cy: f64, r: f64) {
+        assert_is_disc_within(mask, cx, cy, r, 0.5);
+    }
+
+    /// Every pixel of the disc set, and none more than `out_px` out.
+    fn assert_is_disc_within(mask: &[u8], cx: f64, cy: f64, r: f64, out_px: f64) {
         for y in 0..SIDE {
             for x in 0..SIDE {
                 let d = (x as f64 - cx).hypot(y as f64 - cy);
                 let set = mask[y * SIDE + x] != 0;
                 assert!(set || d > r, "({x}, {y}) inside but not set");
-                assert!(!set || d <= r + 0.5, "({x}, {y}) set {d:.2} px out");
+                assert!(!set || d <= r + out_px, "({x}, {y}) set {d:.2} px out");
             }
         }
+    }
+
+    /// `fill_rims` over a mask where every pixel may be filled.
+    fn fill_anywhere(mask: &mut [u8]) -> usize {
+        fill_rims(mask, SIDE, sizes(), |_| true, &mut RimScratch::default())
     }
 
     fn disc(mask: &mut [u8], cx: f64, cy: f64, r: f64) {
@@ -432,16 +442,7 @@ mod tests {
             mask[30 * SIDE + (20 + d) as usize] = 255;
             mask[((30 + d) * SIDE as i32 + 20) as usize] = 255;
         }
-        assert_eq!(
-            fill_rims(
-                &mut mask,
-                SIDE,
-                sizes(),
-                |_| true,
-                &mut RimScratch::default()
-            ),
-            1
-        );
+        assert_eq!(fill_anywhere(&mut mask), 1);
         assert_is_disc(&mask, 20.0, 30.0, 8.0);
     }
 
@@ -480,25 +481,9 @@ mod tests {
             .max()
             .unwrap_or(0);
         assert!(widest_gap <= 2, "a gap of {widest_gap} px");
-        assert_eq!(
-            fill_rims(
-                &mut mask,
-                SIDE,
-                sizes(),
-                |_| true,
-                &mut RimScratch::default()
-            ),
-            1
-        );
+        assert_eq!(fill_anywhere(&mut mask), 1);
         // Filled within the pixel the foreground grew by.
-        for y in 0..SIDE {
-            for x in 0..SIDE {
-                let d = (x as f64 - cx).hypot(y as f64 - cy);
-                let set = mask[y * SIDE + x] != 0;
-                assert!(set || d > r, "({x}, {y}) inside but not set");
-                assert!(!set || d <= r + 1.0, "({x}, {y}) set {d:.2} px out");
-            }
-        }
+        assert_is_disc_within(&mask, cx, cy, r, 1.0);
     }
 
     #[test]
