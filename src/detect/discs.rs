@@ -26,8 +26,8 @@ use crate::geometry::spec::{
     STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    break_arrangement, disc_on_playing_surface, pocket_centre, segment_distance, Piece, Pocket,
-    Seat,
+    break_arrangement, disc_on_playing_surface, pocket_centre, segment_distance, take_piece, Piece,
+    Pocket, Seat,
 };
 use crate::template::{TemplateError, TemplateFrame};
 
@@ -1492,8 +1492,7 @@ impl Detector {
                     (centre - detection.centre).norm()
                         >= UNSEEN_MIN_SEPARATION * (radius_mm + CARROMMAN_RADIUS_MM)
                 });
-                let kind = still_wanted.iter().position(|&p| p == detection.piece);
-                clear && kind.map(|k| still_wanted.swap_remove(k)).is_some()
+                clear && take_piece(&mut still_wanted, detection.piece)
             })
             .collect();
         let discs = self.restore_found(&search, &chosen);

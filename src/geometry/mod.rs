@@ -29,7 +29,7 @@ pub use board::{
     disc_on_playing_surface, nearest_pocket, on_playing_surface, outer_circle, pocket_centre,
     pocket_containing, pocket_hole,
 };
-pub use names::{Piece, Pocket, Seat};
+pub use names::{take_piece, Piece, Pocket, Seat};
 pub use placement::{striker_placement, IllegalPlacement, Placement};
 pub use seat::{
     rotate_from_seat, rotate_to_seat, rotate_vector_to_seat, seat_at, seat_markings, seat_pockets,

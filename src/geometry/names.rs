@@ -132,6 +132,18 @@ impl Piece {
     }
 }
 
+/// Takes one `piece` out of `pieces` (a tally of kinds, in no order);
+/// whether there was one to take.
+pub fn take_piece(pieces: &mut Vec<Piece>, piece: Piece) -> bool {
+    match pieces.iter().position(|&p| p == piece) {
+        Some(k) => {
+            pieces.swap_remove(k);
+            true
+        }
+        None => false,
+    }
+}
+
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -141,6 +153,16 @@ impl fmt::Display for Piece {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_is_taken_once_for_each_in_the_tally() {
+        let mut tally = vec![Piece::White, Piece::Black, Piece::White];
+        assert!(take_piece(&mut tally, Piece::White));
+        assert!(take_piece(&mut tally, Piece::White));
+        assert!(!take_piece(&mut tally, Piece::White));
+        assert!(!take_piece(&mut tally, Piece::Queen));
+        assert_eq!(tally, vec![Piece::Black]);
+    }
 
     #[test]
     fn turn_passes_to_the_right_and_comes_back() {

@@ -25,7 +25,7 @@ use crate::geometry::spec::{
 };
 use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
-    seat_at, seat_markings, striker_placement, Piece, Placement, Pocket, Seat,
+    seat_at, seat_markings, striker_placement, take_piece, Piece, Placement, Pocket, Seat,
 };
 use crate::track::{stops_short_of_a_hole_from, Track, TrackEvent, TrackFrame, TrackId};
 
@@ -732,8 +732,7 @@ impl StrokeMachine {
             let counted_instead = if striker_counted_as == Some(piece) {
                 striker_counted_as = None;
                 "the striker".to_string()
-            } else if let Some(k) = without_outline.iter().position(|&p| p == piece) {
-                without_outline.swap_remove(k);
+            } else if take_piece(&mut without_outline, piece) {
                 format!("a {piece} with no disc outline (a print the pieces uncovered?)")
             } else {
                 continue;

@@ -29,7 +29,7 @@ use crate::detect::{
     Frame, FrameReader, Occluder, OcclusionCause, Rectified, TopView, TopViewError, VideoError,
 };
 use crate::geometry::spec::POCKET_RADIUS_MM;
-use crate::geometry::{nearest_pocket, seat_markings, Piece, Seat};
+use crate::geometry::{nearest_pocket, seat_markings, take_piece, Piece, Seat};
 use crate::rules::Engine;
 use crate::sim::video::{ClipWriter, VideoError as WriterError};
 use crate::track::{TrackEvent, TrackFrame, Tracker, TrackerOptions};
@@ -981,7 +981,7 @@ fn look_again_for_lost_pieces(
         // the bare board for other reasons than a piece.
         tracker.refind(&found, tracks);
         for detection in &found {
-            take_one(&mut still_missing, detection.piece);
+            take_piece(&mut still_missing, detection.piece);
             accounted.push((detection.centre, detection.radius_mm));
         }
     }
@@ -1000,7 +1000,7 @@ fn look_again_for_lost_pieces(
         .map_err(StageError::Detect)?;
     let (long_unseen, lost_lately): (Vec<Detection>, Vec<Detection>) = found
         .into_iter()
-        .partition(|detection| take_one(unseen, detection.piece));
+        .partition(|detection| take_piece(unseen, detection.piece));
     tracker.adopt(&long_unseen, tracks);
     let not_lost = tracker.refind(&lost_lately, tracks);
     tracker.adopt(&not_lost, tracks);
@@ -1019,17 +1019,6 @@ fn all_still(tracker: &Tracker) -> bool {
 /// A resting track nearer a pocket's centre than this (mm) is not checked
 /// against the start board: lost there, it would be taken as pocketed.
 const BARE_CHECK_POCKET_CLEARANCE_MM: f64 = 3.0 * POCKET_RADIUS_MM;
-
-/// Takes one `piece` out of `pieces`; whether there was one.
-fn take_one(pieces: &mut Vec<Piece>, piece: Piece) -> bool {
-    match pieces.iter().position(|&p| p == piece) {
-        Some(k) => {
-            pieces.swap_remove(k);
-            true
-        }
-        None => false,
-    }
-}
 
 /// Where [`look_again_for_lost_pieces`] does not look: under the hands, and
 /// along the base lines of each hand's seat, where its player sets the
