@@ -43,19 +43,22 @@ for seconds in "$short" "$long"; do
       carrom=${build#*:}
       t2=$(date +%s.%N)
       /usr/bin/time -f "%M" -o "$dir/rss" "$carrom" track "$dir/clip.mp4" --calibration "$dir/camera.json" \
-          -o "$dir/got.json" 2>/dev/null
+          -o "$dir/got.json" 2>"$dir/said"
       t3=$(date +%s.%N)
       load1=$(cut -d' ' -f1 /proc/loadavg)
-      python3 - "$seconds" "$(cat "$dir/frames")" "$t0" "$t1" "$t2" "$t3" "$(cat "$dir/rss")" "$load0" "$load1" "$name" <<'PY'
+      # A build that says how many frames it passed over as unchanged.
+      passed=$(grep -o '([0-9]* unchanged' "$dir/said" | tr -dc 0-9 || true)
+      python3 - "$seconds" "$(cat "$dir/frames")" "$t0" "$t1" "$t2" "$t3" "$(cat "$dir/rss")" "$load0" "$load1" "$name" "$passed" <<'PY'
 import sys
 limit, frames = sys.argv[1], int(sys.argv[2])
 t0, t1, t2, t3 = map(float, sys.argv[3:7])
 rss, load0, load1, name = int(sys.argv[7]), sys.argv[8], sys.argv[9], sys.argv[10]
+passed = f", {sys.argv[11]} frames passed over as unchanged" if sys.argv[11] else ""
 clip = frames / 30.0
 decode, track = t1 - t0, t3 - t2
 print(f"clip {clip:.0f} s ({frames} frames, --max-seconds {limit}): decode only (OpenCV) {decode:.2f} s, "
       f"track {track:.2f} s ({name}), ratio {track/decode:.2f}x, {clip/track:.1f}x real time, "
-      f"max RSS {rss/1024:.0f} MiB, load average {load0} before, {load1} after")
+      f"max RSS {rss/1024:.0f} MiB, load average {load0} before, {load1} after{passed}")
 PY
     done
   done

@@ -45,6 +45,11 @@ pub struct Input {
     /// Scale of the top view the vision works on, px per board mm.
     #[arg(long, value_name = "N", default_value_t = SessionOptions::default().px_per_mm)]
     pub px_per_mm: f64,
+    /// Look at every frame in full, even those that show nothing new since
+    /// the last one looked at (by default those are passed over, and the
+    /// last frame's pieces stand for theirs): slower, for comparison.
+    #[arg(long)]
+    pub every_frame: bool,
 }
 
 /// Recognise the strokes in a video and write the stroke log.
@@ -64,9 +69,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let outcome = track(&args.input)?;
     write_log(&outcome.log, &output)?;
     eprintln!(
-        "carrom: {} strokes in {} frames of {} → {}",
+        "carrom: {} strokes in {} frames ({} unchanged, passed over) of {} → {}",
         outcome.log.strokes.len(),
         outcome.frames,
+        outcome.passed_over,
         args.input.video.display(),
         output.display()
     );
@@ -89,6 +95,7 @@ pub fn track(input: &Input) -> anyhow::Result<ClipOutcome> {
         px_per_mm: input.px_per_mm,
         overlay: input.overlay.clone(),
         tracks: input.tracks.clone(),
+        pass_over_unchanged: !input.every_frame,
         ..SessionOptions::default()
     };
     track_clip(&input.video, &camera, setup, &options)

@@ -69,6 +69,10 @@ pub struct Background {
     /// pixel's mean needs before the prior's prediction in it has given way
     /// to views of the board: 0 once it has.
     predicted: Vec<u8>,
+    /// How many frames the next comparison and learning step stand for:
+    /// more than one after frames passed over as unchanged (see
+    /// [`Background::stand_for_frames`]).
+    step: u8,
 }
 
 impl Background {
@@ -90,6 +94,7 @@ impl Background {
             previous: Vec::new(),
             still: vec![0; width * height],
             predicted: vec![0; width * height],
+            step: 1,
         }
     }
 
@@ -411,7 +416,7 @@ impl Background {
             self.previous.clear();
             self.previous.resize(bgr.len(), 0);
         }
-        let compare = Compare::new(gain, self.threshold, has_previous);
+        let compare = Compare::new(gain, self.threshold, has_previous, self.step);
         let n = mask
             .len()
             .min(self.known.len())
@@ -548,6 +553,14 @@ impl Background {
         self.threshold = (typical + NOISE_DEVIATIONS * MAD_TO_SIGMA * typical).max(MIN_THRESHOLD);
     }
 
+    /// The next comparison with a frame, and the learning from it, stand
+    /// for `frames` frames: those passed over since the last were unchanged
+    /// from it (see [`crate::detect::unchanged`]), and stillness and
+    /// learning go on at the pace of frames, not of frames looked at.
+    pub fn stand_for_frames(&mut self, frames: u32) {
+        self.step = frames.clamp(1, u32::from(u8::MAX)) as u8;
+    }
+
     /// Learns the board from `bgr` where `busy` is [`FREE`] (no piece, hand
     /// or foreground there): known pixels move a fraction `rate` towards the
     /// frame (lamp gain removed), unknown ones take it at once. Under a hand
@@ -574,6 +587,14 @@ impl Background {
 
     #[inline(always)]
     fn update_portable(&mut self, bgr: &[u8], busy: &[u8], rate: f32) {
+        let step = std::mem::replace(&mut self.step, 1);
+        // `step` frames' worth of learning at `rate` each (one frame's is
+        // `rate` itself, to the bit).
+        let rate = if step > 1 {
+            1.0 - (1.0 - rate).powi(i32::from(step))
+        } else {
+            rate
+        };
         let inverse_gain = if self.gain > 0.0 {
             1.0 / self.gain
         } else {
@@ -618,7 +639,7 @@ impl Background {
                 let full_weight = if slow { rate } else { 1.0 };
                 weight[j] = if learn { full_weight } else { 0.0 };
                 known[j] |= learn;
-                predicted[j] = prediction_left(predicted[j], learn, slow);
+                predicted[j] = prediction_left(predicted[j], learn, slow, step);
             }
             let mut weights = [0.0f32; 3 * BLOCK];
             for (three, &w) in weights.chunks_exact_mut(3).zip(&weight) {
@@ -647,7 +668,7 @@ impl Background {
                 *m += weight * (seen - *m);
             }
             self.known[i] = true;
-            self.predicted[i] = prediction_left(self.predicted[i], true, slow);
+            self.predicted[i] = prediction_left(self.predicted[i], true, slow, step);
         }
     }
 }
@@ -681,13 +702,13 @@ fn learning_weight(
 }
 
 /// A pixel's prediction countdown (see `Background::predicted`) after a
-/// frame: a full-weight learn clears it, a slow (`slow`) one takes a step
-/// off it, no learn (`learned` false) leaves it. Branch-free, so the
-/// learning loop stays vectorised.
+/// learning step standing for `step` frames: a full-weight learn clears it,
+/// a slow (`slow`) one takes `step` off it, no learn (`learned` false)
+/// leaves it. Branch-free, so the learning loop stays vectorised.
 #[inline(always)]
-fn prediction_left(count: u8, learned: bool, slow: bool) -> u8 {
+fn prediction_left(count: u8, learned: bool, slow: bool, step: u8) -> u8 {
     let reset_mask = u8::from(learned & !slow).wrapping_sub(1);
-    count.saturating_sub(u8::from(learned)) & reset_mask
+    count.saturating_sub(u8::from(learned) * step) & reset_mask
 }
 
 /// Pixels compared per step of [`Background::foreground`]: a fixed count of
@@ -703,15 +724,18 @@ struct Compare {
     /// compare as they do against the threshold itself.
     change_above: u8,
     has_previous: bool,
+    /// Frames the comparison stands for: what a pixel's stillness grows by.
+    step: u8,
 }
 
 impl Compare {
-    fn new(gain: f32, threshold: f32, has_previous: bool) -> Compare {
+    fn new(gain: f32, threshold: f32, has_previous: bool, step: u8) -> Compare {
         Compare {
             gain,
             threshold,
             change_above: threshold.floor().clamp(0.0, 255.0) as u8,
             has_previous,
+            step,
         }
     }
 
@@ -755,7 +779,7 @@ impl Compare {
             differs[j] = is_foreground != 0;
             out[j] = 0u8.wrapping_sub(is_foreground);
             let held = previous & ((pixel_flags[j] >> 1) ^ 1);
-            still[j] = still[j].saturating_add(1) & 0u8.wrapping_sub(held);
+            still[j] = still[j].saturating_add(self.step) & 0u8.wrapping_sub(held);
         }
         any != 0
     }
@@ -1059,7 +1083,7 @@ mod tests {
                     *m += weight * (seen - *m);
                 }
                 model.known[i] = true;
-                model.predicted[i] = prediction_left(model.predicted[i], true, slow);
+                model.predicted[i] = prediction_left(model.predicted[i], true, slow, 1);
             }
         }
     }

@@ -439,6 +439,11 @@ pub struct Detector {
     rim_holes: HoleSizes,
     rim_scratch: RimScratch,
     flight_scratch: FlightScratch,
+    /// What the last frame looked at in full showed, for the unchanged
+    /// frames after it (see [`Detector::repeat`]).
+    last: Option<Detections>,
+    /// Unchanged frames passed over since the last frame looked at in full.
+    passed_over: u32,
 }
 
 impl Detector {
@@ -494,6 +499,8 @@ impl Detector {
             rim_holes: HoleSizes::at_scale(frame.px_per_mm),
             rim_scratch: RimScratch::default(),
             flight_scratch: FlightScratch::default(),
+            last: None,
+            passed_over: 0,
         })
     }
 
@@ -557,9 +564,11 @@ impl Detector {
         }
         let bytes = self.bytes_of(&view.image, view.index)?;
         let side = self.side as usize;
+        let frames = 1 + std::mem::take(&mut self.passed_over);
         {
             let mask = cv("writing the foreground", self.foreground.data_bytes_mut())?;
             if let Some(background) = self.background.as_mut() {
+                background.stand_for_frames(frames);
                 background.foreground(bytes, mask);
             }
             if let Some(background) = self.background.as_ref() {
@@ -620,6 +629,40 @@ impl Detector {
         if self.break_pending {
             self.look_for_break(bytes, &mut detections);
         }
+        self.last = Some(detections.clone());
+        Ok(detections)
+    }
+
+    /// The discs and occluders of the last frame looked at in full, for a
+    /// frame that shows nothing new since ([`crate::detect::unchanged`]);
+    /// `view` holds that frame's top view under this frame's index and
+    /// time. What goes by frames goes on: the resting `known` discs are
+    /// still there (nothing changed over them), their looks are read
+    /// again, and the next frame looked at in full stands for those passed
+    /// over. Before any frame was looked at, this one is.
+    pub fn repeat(
+        &mut self,
+        view: &Rectified,
+        known: &[KnownDisc],
+    ) -> Result<Detections, DetectError> {
+        let Some(last) = &self.last else {
+            return self.detect(view, known);
+        };
+        let mut detections = Detections {
+            index: view.index,
+            t: view.t,
+            break_arrangement: false,
+            still_there: known
+                .iter()
+                .filter(|disc| disc.at_rest)
+                .map(|disc| disc.tag)
+                .collect(),
+            looks_changed: Vec::new(),
+            ..last.clone()
+        };
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        detections.looks_changed = self.looks_changed(bytes, known);
+        self.passed_over += 1;
         Ok(detections)
     }
 
@@ -1688,6 +1731,9 @@ impl Detector {
             // Under a hand, the arrangement may yet appear as it leaves.
             None => self.break_pending = detections.hand_present(),
         }
+        // Found against a model made from this very frame, these discs
+        // stand for no other: the next frame is looked at in full.
+        self.last = None;
         Ok(detections)
     }
 

@@ -6,6 +6,8 @@
 //! - [`video`]: decoded frames ([`Frame`]) with errors that name the file and frame;
 //! - [`yuv`]: the decoder's Y'CbCr 4:2:0 planes, converted to BGR over the
 //!   board's part of the frame only;
+//! - [`unchanged`]: whether a frame shows anything new since the last one
+//!   looked at in full (a still board's frames are not warped again);
 //! - [`topview`]: the frame warped to a top view of the board ([`Rectified`])
 //!   through remap tables precomputed from a [`BoardCamera`];
 //! - [`prior`]: the empty board predicted from the ICF drawing and a frame,
@@ -35,6 +37,7 @@ pub mod refine;
 mod rims;
 pub mod shake;
 pub mod topview;
+pub mod unchanged;
 pub mod video;
 pub mod yuv;
 

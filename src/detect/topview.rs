@@ -304,8 +304,10 @@ impl TopView {
         Ok(())
     }
 
-    /// Labels a warped frame with its source's index and time.
-    fn stamp(&self, frame: &Frame, out: &mut Rectified) {
+    /// Labels a warped frame with its source's index and time; a top view
+    /// left from an earlier frame that this one did not change is labelled
+    /// this one's.
+    pub fn stamp(&self, frame: &Frame, out: &mut Rectified) {
         out.index = frame.index;
         out.t = frame.t;
         out.frame = self.frame;

@@ -24,6 +24,7 @@ use crate::contract::{
 use crate::detect::colours::ColourModelError;
 use crate::detect::flight::FrameSighting;
 use crate::detect::shake::{ShakeMeter, Shift};
+use crate::detect::unchanged::UnchangedFrames;
 use crate::detect::{
     BoardCamera, ColourModels, DetectError, Detection, Detections, Detector, DetectorOptions,
     Frame, FrameReader, Occluder, OcclusionCause, Rectified, TopView, TopViewError, VideoError,
@@ -102,6 +103,11 @@ pub struct SessionOptions {
     /// one clip; a batch that already keeps every core busy with clips turns
     /// it off, since handing frames between threads costs CPU time it needs.
     pub decode_ahead: bool,
+    /// Pass over frames that show nothing new since the last one looked at
+    /// in full (see [`crate::detect::unchanged`]): they are not warped or
+    /// searched, and the last frame's discs stand for theirs. Off, every
+    /// frame is looked at in full (slower; for comparison).
+    pub pass_over_unchanged: bool,
 }
 
 impl Default for SessionOptions {
@@ -114,6 +120,7 @@ impl Default for SessionOptions {
             overlay: None,
             tracks: None,
             decode_ahead: true,
+            pass_over_unchanged: true,
         }
     }
 }
@@ -126,6 +133,9 @@ pub struct ClipOutcome {
     pub log: StrokeLog,
     /// Frames processed.
     pub frames: u64,
+    /// Of those, the frames passed over as unchanged (see
+    /// [`SessionOptions::pass_over_unchanged`]).
+    pub passed_over: u64,
     /// Why tracking stopped early, if it did.
     pub failure: Option<SessionError>,
 }
@@ -157,6 +167,11 @@ pub fn default_setup(first_seat: Seat) -> MatchSetup {
 /// for the table moved by a shaken camera (the shake meter finds shifts of
 /// a few pixels, [`crate::detect::shake::SEARCH_PX`] at a jolt).
 const CONVERTED_MARGIN_PX: i32 = 32;
+
+/// The margin (camera pixels) round the board's part of the frame that is
+/// watched for changes: a hand reaching in shows before it covers the
+/// top view's edge.
+const UNCHANGED_MARGIN_PX: i32 = 8;
 
 /// Tracks a whole clip seen through `camera` and returns its stroke log.
 pub fn track_clip(
@@ -268,6 +283,7 @@ pub fn track_clip(
         }
     }
     let frames = clip_tracker.frames();
+    let passed_over = clip_tracker.frames_passed_over();
     let mut seen = clip_tracker.finish();
     referee.attach_alerts(&mut seen);
     let first_seat = seen.first().map_or(Seat::South, |s| s.stroke.seat);
@@ -280,6 +296,7 @@ pub fn track_clip(
     Ok(ClipOutcome {
         log,
         frames,
+        passed_over,
         failure,
     })
 }
@@ -413,8 +430,23 @@ pub struct Prepared {
     pub frame: Frame,
     /// How far the camera's image had moved since the first frame.
     pub shift: Shift,
-    /// The frame in the top view.
+    /// The frame in the top view; not warped, and holding nothing of this
+    /// frame, where it is `unchanged`.
     pub rectified: Rectified,
+    /// Nothing in the board's part of the frame changed since the last
+    /// frame warped ([`UnchangedFrames`]).
+    pub unchanged: bool,
+}
+
+/// What the first stage made of a frame: the camera's shift, and whether
+/// the frame showed nothing new (then it was not warped).
+#[derive(Debug, Clone, Copy)]
+pub struct PrepOutcome {
+    /// How far the camera's image had moved since the first frame.
+    pub shift: Shift,
+    /// Nothing in the board's part of the frame changed since the last
+    /// frame warped: the top view was left as it was.
+    pub unchanged: bool,
 }
 
 /// The first stage of every frame (see [`Prepared`]); it keeps the shake
@@ -422,30 +454,56 @@ pub struct Prepared {
 pub struct FramePrep {
     top_view: Arc<TopView>,
     shake: ShakeMeter,
+    /// `None` where every frame is to be warped.
+    unchanged: Option<UnchangedFrames>,
 }
 
 impl FramePrep {
+    /// The first stage for frames warped to `top_view`; frames that show
+    /// nothing new are left unwarped where `pass_over_unchanged`.
+    fn new(top_view: Arc<TopView>, pass_over_unchanged: bool) -> FramePrep {
+        let unchanged = pass_over_unchanged
+            .then(|| UnchangedFrames::new(top_view.source_region(UNCHANGED_MARGIN_PX)));
+        FramePrep {
+            top_view,
+            shake: ShakeMeter::new(),
+            unchanged,
+        }
+    }
+
     /// Buffers for one frame.
     pub fn empty_prepared(&self) -> Prepared {
         Prepared {
             frame: Frame::empty(),
             shift: Shift::NONE,
             rectified: self.top_view.empty_rectified(),
+            unchanged: false,
         }
     }
 
-    /// Measures `frame`'s shift and warps it into `out`.
-    pub fn prepare(&mut self, frame: &Frame, out: &mut Rectified) -> Result<Shift, StageError> {
+    /// Measures `frame`'s shift and, unless it shows nothing new, warps it
+    /// into `out`.
+    pub fn prepare(
+        &mut self,
+        frame: &Frame,
+        out: &mut Rectified,
+    ) -> Result<PrepOutcome, StageError> {
         let shift = self.shake.measure_frame(frame).map_err(|source| {
             StageError::TopView(TopViewError::OpenCv {
                 action: "measuring the camera's shake",
                 source,
             })
         })?;
-        self.top_view
-            .rectify_shifted(frame, shift, out)
-            .map_err(StageError::TopView)?;
-        Ok(shift)
+        let unchanged = self
+            .unchanged
+            .as_mut()
+            .is_some_and(|watch| watch.is_unchanged(frame, shift));
+        if !unchanged {
+            self.top_view
+                .rectify_shifted(frame, shift, out)
+                .map_err(StageError::TopView)?;
+        }
+        Ok(PrepOutcome { shift, unchanged })
     }
 
     /// Reads the next frame into `prepared`'s buffers and prepares it;
@@ -457,14 +515,18 @@ impl FramePrep {
     ) -> Option<Result<Prepared, DecodeError>> {
         match reader.read_into(&mut prepared.frame) {
             Ok(true) => {
-                let prepared_shift = self.prepare(&prepared.frame, &mut prepared.rectified);
+                let outcome = self.prepare(&prepared.frame, &mut prepared.rectified);
                 // The stages after read the BGR image only: the decoder gets
                 // its buffer back now rather than when the frame is reused
                 // (frames wait in the queue ahead of the vision work).
                 prepared.frame.release_planes();
                 Some(
-                    prepared_shift
-                        .map(|shift| Prepared { shift, ..prepared })
+                    outcome
+                        .map(|PrepOutcome { shift, unchanged }| Prepared {
+                            shift,
+                            unchanged,
+                            ..prepared
+                        })
                         .map_err(DecodeError::Stage),
                 )
             }
@@ -503,6 +565,8 @@ pub struct ClipTracker {
     /// Frames pushed since the tracker last started (the first seeds it).
     since_seed: u64,
     frames: u64,
+    /// Frames passed over as unchanged since the first.
+    passed_over: u64,
     /// The latest frame in which the pieces of a stroke under way all lay
     /// still, with the camera's shift then: where the pieces' outlines are
     /// looked for should the clip end there (copied only while a stroke
@@ -533,10 +597,7 @@ impl ClipTracker {
         let top_view = Arc::new(top_view);
         Ok(ClipTracker {
             options: options.clone(),
-            prep: FramePrep {
-                top_view: Arc::clone(&top_view),
-                shake: ShakeMeter::new(),
-            },
+            prep: FramePrep::new(Arc::clone(&top_view), options.pass_over_unchanged),
             top_view,
             detector,
             tracker: Tracker::new(options.tracker),
@@ -547,6 +608,7 @@ impl ClipTracker {
             unseen: Vec::new(),
             break_seen: false,
             frames: 0,
+            passed_over: 0,
             settled: None,
             prints: PrintAudit::default(),
             watch: FrameWatch::default(),
@@ -566,30 +628,60 @@ impl ClipTracker {
 
     /// Runs one frame through every stage.
     pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
-        let shift = self.prep.prepare(frame, &mut self.rectified)?;
-        self.push_rectified(frame, shift)
+        let PrepOutcome { shift, unchanged } = self.prep.prepare(frame, &mut self.rectified)?;
+        // `self.rectified` holds the last frame's top view where the frame
+        // was unchanged: it stands for this one's, or this one is warped.
+        let passed_over = unchanged && self.passes_over_unchanged();
+        if passed_over {
+            self.top_view.stamp(frame, &mut self.rectified);
+        } else if unchanged {
+            self.top_view
+                .rectify_shifted(frame, shift, &mut self.rectified)
+                .map_err(StageError::TopView)?;
+        }
+        self.push_rectified(frame, shift, passed_over)
     }
 
     /// A first stage of its own, for another thread to run every frame
     /// through before [`ClipTracker::push_prepared`] (the frames then do
     /// not go through [`ClipTracker::push`]).
     pub fn frame_prep(&self) -> FramePrep {
-        FramePrep {
-            top_view: Arc::clone(&self.top_view),
-            shake: ShakeMeter::new(),
-        }
+        FramePrep::new(Arc::clone(&self.top_view), self.options.pass_over_unchanged)
     }
 
     /// Runs a frame through the first stage already ([`FramePrep`]) through
     /// the rest; its top view is swapped with the last frame's, whose buffer
     /// `prepared` then holds for reuse.
     pub fn push_prepared(&mut self, prepared: &mut Prepared) -> Result<FrameStep, StageError> {
-        std::mem::swap(&mut self.rectified, &mut prepared.rectified);
-        self.push_rectified(&prepared.frame, prepared.shift)
+        let passed_over = prepared.unchanged && self.passes_over_unchanged();
+        if passed_over {
+            self.top_view.stamp(&prepared.frame, &mut self.rectified);
+        } else {
+            if prepared.unchanged {
+                self.top_view
+                    .rectify_shifted(&prepared.frame, prepared.shift, &mut prepared.rectified)
+                    .map_err(StageError::TopView)?;
+            }
+            std::mem::swap(&mut self.rectified, &mut prepared.rectified);
+        }
+        self.push_rectified(&prepared.frame, prepared.shift, passed_over)
     }
 
-    /// Every stage after the top view: `self.rectified` holds `frame`'s.
-    fn push_rectified(&mut self, frame: &Frame, shift: Shift) -> Result<FrameStep, StageError> {
+    /// Whether a frame the first stage found unchanged is passed over: not
+    /// while a stroke is under way (pieces may fly off the frame's edge, and
+    /// the strike's frames are read closely), nor for the tracker's first.
+    fn passes_over_unchanged(&self) -> bool {
+        self.since_seed > 0 && !self.machine.in_motion()
+    }
+
+    /// Every stage after the top view: `self.rectified` holds `frame`'s, or
+    /// where `passed_over`, the last frame's, unchanged since.
+    fn push_rectified(
+        &mut self,
+        frame: &Frame,
+        shift: Shift,
+        passed_over: bool,
+    ) -> Result<FrameStep, StageError> {
         self.shift = shift;
         let watched = if self.machine.in_motion() {
             self.watch.sides()
@@ -601,11 +693,13 @@ impl ClipTracker {
             &mut self.detector,
             &mut self.tracker,
             self.since_seed == 0,
+            passed_over,
             &watched,
             &mut self.unseen,
         )?;
         self.since_seed += 1;
         self.frames += 1;
+        self.passed_over += u64::from(passed_over);
         if break_set_out {
             self.break_seen = true;
             // Pieces lying in the break arrangement: whatever seemed to move
@@ -702,6 +796,11 @@ impl ClipTracker {
         self.frames
     }
 
+    /// Of those, the frames passed over as unchanged.
+    pub fn frames_passed_over(&self) -> u64 {
+        self.passed_over
+    }
+
     /// The laws' count of the pieces on the board as a stroke is struck, with
     /// the tracks then: the machine compares its counts with it, and, once
     /// the break arrangement was seen (a clip begun mid-board has no count
@@ -729,6 +828,9 @@ impl ClipTracker {
     pub fn restart(&mut self) -> Vec<SeenStroke> {
         self.tracker = Tracker::new(self.options.tracker);
         self.prep.shake.reset();
+        if let Some(watch) = self.prep.unchanged.as_mut() {
+            watch.reset();
+        }
         self.since_seed = 0;
         let mut machine = StrokeMachine::new(self.options.machine);
         machine.see_from(self.machine.viewpoint());
@@ -803,19 +905,24 @@ impl StageError {
 }
 
 /// One frame through detection and tracking, with a look over the frame's
-/// `watched` sides for pieces in flight off the board.
+/// `watched` sides for pieces in flight off the board; a frame
+/// `passed_over` as unchanged takes the last frame's discs.
 fn process_frame(
     rectified: &Rectified,
     detector: &mut Detector,
     tracker: &mut Tracker,
     first: bool,
+    passed_over: bool,
     watched: &[Seat],
     unseen: &mut Vec<Piece>,
 ) -> Result<(TrackFrame, bool, Vec<FrameSighting>), StageError> {
     let known = tracker.known_discs();
-    let detections = detector
-        .detect(rectified, &known)
-        .map_err(StageError::Detect)?;
+    let detections = if passed_over {
+        detector.repeat(rectified, &known)
+    } else {
+        detector.detect(rectified, &known)
+    }
+    .map_err(StageError::Detect)?;
     if first || detections.break_arrangement {
         detector.forget_board_for_search();
         detector.forget_start_board();
