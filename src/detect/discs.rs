@@ -645,10 +645,13 @@ impl Detector {
         view: &Rectified,
         known: &[KnownDisc],
     ) -> Result<Detections, DetectError> {
-        let Some(last) = &self.last else {
+        let Some(last) = self.last.clone() else {
             return self.detect(view, known);
         };
-        let mut detections = Detections {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        let looks_changed = self.looks_changed(bytes, known);
+        self.passed_over += 1;
+        Ok(Detections {
             index: view.index,
             t: view.t,
             break_arrangement: false,
@@ -657,13 +660,9 @@ impl Detector {
                 .filter(|disc| disc.at_rest)
                 .map(|disc| disc.tag)
                 .collect(),
-            looks_changed: Vec::new(),
-            ..last.clone()
-        };
-        let bytes = self.bytes_of(&view.image, view.index)?;
-        detections.looks_changed = self.looks_changed(bytes, known);
-        self.passed_over += 1;
-        Ok(detections)
+            looks_changed,
+            ..last
+        })
     }
 
     /// The tags of the resting `known` discs still lying where they were:

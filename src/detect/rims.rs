@@ -325,7 +325,8 @@ fn four_neighbours(i: usize, row: usize) -> [usize; 4] {
 /// not long, and filling most of their box.
 fn round(pixels: &[usize], w: usize) -> bool {
     let (bw, bh) = box_size(pixels, w);
-    bw.max(bh) <= MAX_ELONGATION * bw.min(bh) && fills_box(pixels, w, MIN_BOX_FILL)
+    bw.max(bh) <= MAX_ELONGATION * bw.min(bh)
+        && pixels.len() as f64 >= MIN_BOX_FILL * (bw * bh) as f64
 }
 
 /// Whether `pixels` (indices into rows `w` long) make a solid disc: as
@@ -333,14 +334,8 @@ fn round(pixels: &[usize], w: usize) -> bool {
 /// and filling their box as a disc does.
 fn solid_disc(pixels: &[usize], w: usize) -> bool {
     let (bw, bh) = box_size(pixels, w);
-    4 * bw.max(bh) <= 5 * bw.min(bh) && fills_box(pixels, w, MIN_SOLID_DISC_FILL)
-}
-
-/// Whether `pixels` (indices into rows `w` long) cover at least `fraction`
-/// of their bounding box.
-fn fills_box(pixels: &[usize], w: usize, fraction: f64) -> bool {
-    let (bw, bh) = box_size(pixels, w);
-    pixels.len() as f64 >= fraction * (bw * bh) as f64
+    4 * bw.max(bh) <= 5 * bw.min(bh)
+        && pixels.len() as f64 >= MIN_SOLID_DISC_FILL * (bw * bh) as f64
 }
 
 /// The width and height of the bounding box of `pixels` (indices into rows

@@ -1768,6 +1768,14 @@ mod tests {
         }
     }
 
+    /// The track lying within a millimetre of `at`.
+    fn id_near(tracker: &Tracker, at: Point2<f64>) -> Option<TrackId> {
+        tracker
+            .tracks()
+            .find(|t| (t.position - at).norm() < 1.0)
+            .map(|t| t.id)
+    }
+
     fn frame(index: u64, discs: Vec<Detection>) -> Detections {
         Detections {
             index,
@@ -2391,12 +2399,6 @@ mod tests {
                 ),
             );
         }
-        let id_near = |tracker: &Tracker, at: Point2<f64>| {
-            tracker
-                .tracks()
-                .find(|t| (t.position - at).norm() < 1.0)
-                .map(|t| t.id)
-        };
         let (striker, white) = (
             id_near(&tracker, striker_at).unwrap(),
             id_near(&tracker, lying).unwrap(),
@@ -2446,12 +2448,6 @@ mod tests {
             };
             feed(&mut tracker, frame(i, vec![striker, black]));
         }
-        let id_near = |tracker: &Tracker, at: Point2<f64>| {
-            tracker
-                .tracks()
-                .find(|t| (t.position - at).norm() < 1.0)
-                .map(|t| t.id)
-        };
         let (striker, black) = (
             id_near(&tracker, striker_at).unwrap(),
             id_near(&tracker, lying).unwrap(),
