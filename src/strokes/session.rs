@@ -629,17 +629,7 @@ impl ClipTracker {
     /// Runs one frame through every stage.
     pub fn push(&mut self, frame: &Frame) -> Result<FrameStep, StageError> {
         let PrepOutcome { shift, unchanged } = self.prep.prepare(frame, &mut self.rectified)?;
-        // `self.rectified` holds the last frame's top view where the frame
-        // was unchanged: it stands for this one's, or this one is warped.
-        let passed_over = unchanged && self.passes_over_unchanged();
-        if passed_over {
-            self.top_view.stamp(frame, &mut self.rectified);
-        } else if unchanged {
-            self.top_view
-                .rectify_shifted(frame, shift, &mut self.rectified)
-                .map_err(StageError::TopView)?;
-        }
-        self.push_rectified(frame, shift, passed_over)
+        self.push_rectified(frame, shift, unchanged)
     }
 
     /// A first stage of its own, for another thread to run every frame
@@ -653,18 +643,12 @@ impl ClipTracker {
     /// the rest; its top view is swapped with the last frame's, whose buffer
     /// `prepared` then holds for reuse.
     pub fn push_prepared(&mut self, prepared: &mut Prepared) -> Result<FrameStep, StageError> {
-        let passed_over = prepared.unchanged && self.passes_over_unchanged();
-        if passed_over {
-            self.top_view.stamp(&prepared.frame, &mut self.rectified);
-        } else {
-            if prepared.unchanged {
-                self.top_view
-                    .rectify_shifted(&prepared.frame, prepared.shift, &mut prepared.rectified)
-                    .map_err(StageError::TopView)?;
-            }
+        // An unchanged frame's buffer holds nothing of it: the last top
+        // view stays.
+        if !prepared.unchanged {
             std::mem::swap(&mut self.rectified, &mut prepared.rectified);
         }
-        self.push_rectified(&prepared.frame, prepared.shift, passed_over)
+        self.push_rectified(&prepared.frame, prepared.shift, prepared.unchanged)
     }
 
     /// Whether a frame the first stage found unchanged is passed over: not
@@ -674,14 +658,24 @@ impl ClipTracker {
         self.since_seed > 0 && !self.machine.in_motion()
     }
 
-    /// Every stage after the top view: `self.rectified` holds `frame`'s, or
-    /// where `passed_over`, the last frame's, unchanged since.
+    /// Every stage after the top view: `self.rectified` holds `frame`'s,
+    /// or where the first stage found it `unchanged`, the last frame's,
+    /// which stands for this one's if it is passed over; if not, the frame
+    /// is warped now.
     fn push_rectified(
         &mut self,
         frame: &Frame,
         shift: Shift,
-        passed_over: bool,
+        unchanged: bool,
     ) -> Result<FrameStep, StageError> {
+        let passed_over = unchanged && self.passes_over_unchanged();
+        if passed_over {
+            self.top_view.stamp(frame, &mut self.rectified);
+        } else if unchanged {
+            self.top_view
+                .rectify_shifted(frame, shift, &mut self.rectified)
+                .map_err(StageError::TopView)?;
+        }
         self.shift = shift;
         let watched = if self.machine.in_motion() {
             self.watch.sides()
