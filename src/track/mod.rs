@@ -4,8 +4,11 @@
 //! handling (a piece under a hand, or where the board is not yet learned,
 //! keeps its last position).
 
+mod blur;
+
 use nalgebra::{Point2, Vector2};
 
+use self::blur::{Blurred, Step};
 use crate::detect::moving::Sought;
 use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{
@@ -101,6 +104,9 @@ pub struct Track {
     settled_count: u32,
     /// Found by a second look at the board and not detected since.
     faint: bool,
+    /// Whether the piece has lain still since its track began: a track
+    /// born on another piece's blur never has.
+    rested: bool,
 }
 
 impl Track {
@@ -562,6 +568,8 @@ pub struct Tracker {
     /// where, when (s). A disc of that kind found again near there is the
     /// same piece, even if it is found only once it lies still.
     recently_lost: Vec<LostPiece>,
+    /// Pieces seen twice on their blur, while they keep their speed.
+    blurred: Vec<Blurred>,
 }
 
 impl Tracker {
@@ -575,6 +583,7 @@ impl Tracker {
             last_dt: 0.0,
             recent_hands: Vec::new(),
             recently_lost: Vec::new(),
+            blurred: Vec::new(),
         }
     }
 
@@ -654,6 +663,7 @@ impl Tracker {
         self.drop_changed_looks(detections, t, &mut events);
         let mut detection_used = vec![false; detections.discs.len()];
         let mut track_matched = vec![false; self.tracks.len()];
+        let seen_before: Vec<Point2<f64>> = self.tracks.iter().map(|t| t.position).collect();
 
         // Resting pieces the detector found still in place keep their place
         // and claim the detections on them (a peak between touching pieces,
@@ -868,6 +878,28 @@ impl Tracker {
             }
         }
         self.knocked_pieces_found_moving(&mut keep, &mut events, dt);
+        let steps: Vec<Option<Step>> = self
+            .tracks
+            .iter()
+            .zip(&seen_before)
+            .zip(&track_matched)
+            .map(|((track, &from), &matched)| {
+                (matched && !track.hidden).then(|| Step {
+                    from,
+                    to: track.position,
+                    radius_mm: track.radius_mm(),
+                })
+            })
+            .collect();
+        self.drop_blur_twins(&steps, &mut keep, &mut events, dt);
+        let blur_steps: Vec<(Blurred, Step)> = self
+            .blurred
+            .iter()
+            .filter_map(|b| {
+                let ti = self.tracks.iter().position(|t| t.id == b.id)?;
+                Some((*b, steps[ti].filter(|_| keep[ti])?))
+            })
+            .collect();
         self.recolour_resting(hand_present);
         let mut index = 0;
         self.tracks.retain(|_| {
@@ -882,7 +914,11 @@ impl Tracker {
             t.confirmed && t.piece == Piece::Striker && t.missed == 0 && t.speed() >= AT_REST_MM_S
         });
         for (di, detection) in detections.discs.iter().enumerate() {
-            if detection_used[di] {
+            if detection_used[di]
+                || blur_steps
+                    .iter()
+                    .any(|(b, step)| b.takes(step, detection.centre, detection.radius_mm))
+            {
                 continue;
             }
             let mut detection = *detection;
@@ -908,6 +944,7 @@ impl Tracker {
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
                 faint: false,
+                rested: false,
             };
             track.vote(detection);
             self.next_id += 1;
@@ -934,6 +971,57 @@ impl Tracker {
                 .filter(|t| t.seen_this_frame())
                 .map(|t| (t.id, t.position))
                 .collect(),
+        }
+    }
+
+    /// Drops each younger track that never lay still and moved in step
+    /// with an older one on its blur this frame (see [`blur`]), with its
+    /// appearance if it appeared this frame, and marks the older one as
+    /// seen twice while it keeps its speed. `steps` holds each track's move
+    /// over this frame, where it was seen in both.
+    fn drop_blur_twins(
+        &mut self,
+        steps: &[Option<Step>],
+        keep: &mut [bool],
+        events: &mut Vec<TrackEvent>,
+        dt: f64,
+    ) {
+        // A piece keeps its blur's side while it keeps its speed and is
+        // seen; a slow step or a frame unseen ends it.
+        self.blurred.retain(|b| {
+            self.tracks
+                .iter()
+                .position(|t| t.id == b.id)
+                .is_some_and(|ti| {
+                    keep[ti] && steps[ti].is_some_and(|step| blur::leaves_a_streak(&step))
+                })
+        });
+        for yi in 0..self.tracks.len() {
+            let young = &self.tracks[yi];
+            // A piece that has lain still is a piece, not a blur (in the
+            // break, neighbours run out in line at much the same speed).
+            let Some(young_step) = steps[yi].filter(|_| keep[yi] && !young.rested) else {
+                continue;
+            };
+            // The oldest track it runs in step with: the piece followed
+            // longest. The striker's own track is never dropped for a
+            // carromman's: the stroke is followed by its identity.
+            let older = self.tracks.iter().enumerate().find_map(|(oi, old)| {
+                let old_step = steps[oi].filter(|_| keep[oi] && old.confirmed)?;
+                let may_drop = old.id < young.id
+                    && (young.piece != Piece::Striker || old.piece == Piece::Striker);
+                let ahead = may_drop.then(|| blur::in_step(&old_step, &young_step, dt))??;
+                Some(Blurred { id: old.id, ahead })
+            });
+            let Some(older) = older else {
+                continue;
+            };
+            let young = young.id;
+            keep[yi] = false;
+            events.retain(|e| !matches!(e, TrackEvent::Appeared { id, .. } if *id == young));
+            if !self.blurred.iter().any(|b| b.id == older.id) {
+                self.blurred.push(older);
+            }
         }
     }
 
@@ -1111,8 +1199,9 @@ impl Tracker {
                     && rest.confirmed
                     && !rest.hidden
                     && rest.piece != Piece::Striker
-                    && rest.speed() < AT_REST_MM_S
-                    && rest.missed >= new.seen_in_a_row
+                    && ((rest.speed() < AT_REST_MM_S && rest.missed >= new.seen_in_a_row)
+                        || (set_off_along(rest, heading, speed)
+                            && rest.missed + 1 >= new.seen_in_a_row))
                     && takeovers.iter().all(|&(taken, _)| taken != ri)
                     && along >= 0.0
                     && aside <= self.options.gate_mm
@@ -1394,6 +1483,7 @@ impl Tracker {
             settled_sum: detection.centre.coords,
             settled_count: 1,
             faint: false,
+            rested: true,
         }
     }
 
@@ -1402,6 +1492,7 @@ impl Tracker {
     pub fn seed(&mut self, detections: &Detections) -> TrackFrame {
         self.tracks.clear();
         self.recently_lost.clear();
+        self.blurred.clear();
         for detection in &detections.discs {
             let mut track = self.confirmed_at_rest(detection);
             // A known layout outweighs many frames of colour evidence.
@@ -1469,6 +1560,22 @@ impl Tracker {
 /// Faster than this (mm/s) no piece moves on a carrom board (a hard strike
 /// sends the striker at about 5 m/s).
 const MAX_PIECE_SPEED_MM_S: f64 = 6_000.0;
+
+/// Whether a resting piece last seen just setting off, slower than half
+/// `speed` (mm/s) and along `heading`, was knocked on that way: seen once
+/// as it began to move, then lost, its last sighting the frame the new
+/// track's first was taken in, on the other end of its blur (clip 3322: a
+/// white struck at 1.6 m/s was seen 8 mm off its spot and 17 mm behind
+/// the new track's first disc, then followed only by the new track, and
+/// its own track, lost, was taken as pocketed).
+fn set_off_along(rest: &Track, heading: Vector2<f64>, speed: f64) -> bool {
+    let own = rest.speed();
+    own < 0.5 * speed && rest.velocity.dot(&heading) >= SET_OFF_ALONG_COS * own
+}
+
+/// Least cosine between a piece's heading as it set off and the course it
+/// was found on (see [`set_off_along`]).
+const SET_OFF_ALONG_COS: f64 = 0.7;
 
 /// Whether `track`'s piece could have got to `detection` since it was last
 /// seen, at no more than the fastest a piece moves: a pairing farther off
@@ -1654,6 +1761,7 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
         }
         track.settled_sum += detection.centre.coords;
         track.settled_count += 1;
+        track.rested = true;
         track.velocity *= 1.0 - options.velocity_weight;
         track.position = Point2::from(track.settled_sum / f64::from(track.settled_count));
     } else {
@@ -2479,6 +2587,42 @@ mod tests {
     }
 
     #[test]
+    fn a_striker_found_twice_on_its_streak_is_followed_by_one_track() {
+        // Clip 3253: a pale striker running north-north-east at about 1 m/s
+        // was found at both ends of its streak, the second disc read as a
+        // white 40 mm behind it; the white's track ran in step with it and
+        // took it at the collision, while the striker's took the white.
+        let towards: Vector2<f64> = Vector2::new(0.35, 0.94).normalize();
+        let resting = disc(Piece::Black, -200.0, 100.0);
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let mut striker_at = Point2::new(70.0, -250.0);
+        for i in 0..14u64 {
+            striker_at += 36.0 * towards;
+            let mut discs = vec![
+                resting,
+                Detection {
+                    radius_mm: 20.0,
+                    ..disc(Piece::Striker, striker_at.x, striker_at.y)
+                },
+            ];
+            // The streak's tail, found in most frames from the third on.
+            if i >= 2 && i % 4 != 3 {
+                let tail = striker_at - 38.0 * towards;
+                discs.push(disc(Piece::White, tail.x, tail.y));
+            }
+            feed(&mut tracker, frame(i, discs));
+        }
+        let on_the_streak: Vec<&Track> = tracker
+            .tracks()
+            .filter(|t| (t.position - striker_at).norm() < 60.0)
+            .collect();
+        assert_eq!(on_the_streak.len(), 1, "{on_the_streak:?}");
+        assert_eq!(on_the_streak[0].piece, Piece::Striker);
+        assert!((on_the_streak[0].position - striker_at).norm() < 1.0);
+        assert_eq!(tracker.tracks().count(), 2);
+    }
+
+    #[test]
     fn a_struck_striker_jumping_170_mm_keeps_its_identity() {
         let mut tracker = Tracker::new(TrackerOptions::default());
         for i in 0..3 {
@@ -2936,6 +3080,51 @@ mod tests {
         let moving = track_on_the_speeding_disc(&last);
         assert_ne!(moving.id, white);
         assert_eq!(moving.piece, Piece::Black);
+    }
+
+    #[test]
+    fn a_piece_seen_setting_off_and_found_speeding_by_a_new_track_keeps_its_identity() {
+        // Clip 3322: a white struck at 1.6 m/s was seen once 8 mm off its
+        // spot, the head of its blur 17 mm ahead started a track of its
+        // own, and that track followed the white on.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let resting_black = disc(Piece::Black, 300.0, -300.0);
+        let seeded = tracker.seed(&frame(0, vec![disc(Piece::White, 0.0, 0.0), resting_black]));
+        let white = id_of(&seeded, Piece::White)[0];
+        feed_still(
+            &mut tracker,
+            1..4,
+            &[disc(Piece::White, 0.0, 0.0), resting_black],
+        );
+        feed(
+            &mut tracker,
+            frame(
+                4,
+                vec![
+                    disc(Piece::White, 5.3, 6.9),
+                    disc(Piece::White, 12.9, 22.6),
+                    resting_black,
+                ],
+            ),
+        );
+        let mut last = None;
+        for (i, y) in [(5u64, 56.0), (6, 86.0), (7, 116.0)] {
+            let on_course = disc(Piece::White, 12.9 + (y - 22.6) * 0.51, y);
+            last = Some(feed(&mut tracker, frame(i, vec![on_course, resting_black])));
+        }
+        let last = last.expect("frames fed");
+        let moving: Vec<&Track> = last
+            .tracks
+            .iter()
+            .filter(|t| t.position.y > 100.0)
+            .collect();
+        assert_eq!(moving.len(), 1, "{:?}", last.tracks);
+        assert_eq!(moving[0].id, white, "{:?}", last.tracks);
+        assert_eq!(last.tracks.len(), 2, "{:?}", last.tracks);
+        assert!(last
+            .events
+            .iter()
+            .all(|e| !matches!(e, TrackEvent::Vanished { .. })));
     }
 
     /// A track seeded as a black at `(0, 0)`, sent `moved_mm` west, then
