@@ -1561,16 +1561,20 @@ impl Tracker {
 /// sends the striker at about 5 m/s).
 const MAX_PIECE_SPEED_MM_S: f64 = 6_000.0;
 
-/// Whether a resting piece last seen just setting off, slower than half
-/// `speed` (mm/s) and along `heading`, was knocked on that way: seen once
-/// as it began to move, then lost, its last sighting the frame the new
-/// track's first was taken in, on the other end of its blur (clip 3322: a
-/// white struck at 1.6 m/s was seen 8 mm off its spot and 17 mm behind
-/// the new track's first disc, then followed only by the new track, and
-/// its own track, lost, was taken as pocketed).
+/// Whether a resting piece last seen just setting off along `heading`,
+/// still creeping (slower than a knock, and than half the new track's
+/// `speed`, mm/s), was knocked on that way: seen once as it began to move,
+/// then lost, its last sighting the frame the new track's first was taken
+/// in, on the other end of its blur (clip 3322: a white struck at 1.6 m/s
+/// was seen 8 mm off its spot and 17 mm behind the new track's first disc,
+/// then followed only by the new track, and its own track, lost, was taken
+/// as pocketed). A piece already running when last seen is not (clip
+/// 3419's break: a white at 1.4 m/s took over the new track of a black
+/// flying past it at 3.8 m/s).
 fn set_off_along(rest: &Track, heading: Vector2<f64>, speed: f64) -> bool {
     let own = rest.speed();
-    own < 0.5 * speed && rest.velocity.dot(&heading) >= SET_OFF_ALONG_COS * own
+    own < KNOCK_SPEED_MM_S.min(0.5 * speed)
+        && rest.velocity.dot(&heading) >= SET_OFF_ALONG_COS * own
 }
 
 /// Least cosine between a piece's heading as it set off and the course it
