@@ -6659,24 +6659,34 @@ mod tests {
     #[test]
     fn a_twin_track_picked_up_behind_a_piece_running_off_is_the_same_piece() {
         // A black knocked west at 3 m/s from frame 20, seen three frames,
-        // and a second track on its blur, 40 mm behind it, seen twice: last
-        // seen apart, they meet the frame together.
-        let strokes = run((0..70).map(|i| {
-            let mut discs = Vec::new();
-            discs.extend(striker_struck_from_north(i));
-            let x = -40.0 - 100.0 * f64::from(i.saturating_sub(19));
-            match i {
-                ..20 => discs.push(disc(Piece::Black, Point2::new(-40.0, 60.0))),
-                20..23 => discs.push(disc(Piece::Black, Point2::new(x, 60.0))),
-                _ => {}
-            }
-            if (21..23).contains(&i) {
-                discs.push(disc(Piece::Black, Point2::new(x + 40.0, 60.0)));
-            }
-            discs
-        }));
+        // and a second disc on its blur, 40 mm behind it and `aside` mm off
+        // its course, seen twice: last seen apart, they meet the frame
+        // together.
+        let black_and_twin = |aside: f64| {
+            run((0..70).map(move |i| {
+                let mut discs = Vec::new();
+                discs.extend(striker_struck_from_north(i));
+                let x = -40.0 - 100.0 * f64::from(i.saturating_sub(19));
+                match i {
+                    ..20 => discs.push(disc(Piece::Black, Point2::new(-40.0, 60.0))),
+                    20..23 => discs.push(disc(Piece::Black, Point2::new(x, 60.0))),
+                    _ => {}
+                }
+                if (21..23).contains(&i) {
+                    discs.push(disc(Piece::Black, Point2::new(x + 40.0, 60.0 + aside)));
+                }
+                discs
+            }))
+        };
+        // 10 mm aside, the twin is followed to the frame and counted once.
+        let strokes = black_and_twin(10.0);
         assert_eq!(overboard(&strokes), vec![Piece::Black], "{strokes:?}");
         assert!(alerted(&strokes[0], "twice at once"), "{strokes:?}");
+        // On the black's very course the tracker drops the twin itself
+        // (`track::blur`): one black, with nothing to count twice.
+        let strokes = black_and_twin(0.0);
+        assert_eq!(overboard(&strokes), vec![Piece::Black], "{strokes:?}");
+        assert!(!alerted(&strokes[0], "twice"), "{strokes:?}");
     }
 
     /// A black lying in the south-west goes unseen as a striker is struck
