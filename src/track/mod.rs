@@ -703,17 +703,28 @@ impl Tracker {
                 }
             }
         }
-        // Each track's prediction, folded back off the cushion where its
-        // motion would carry it through (`bounced` marks the axes folded).
-        // Where a track's course crosses a pocket's mouth, also where it
-        // would come off the cushion beside it (see the first pass).
-        let (predictions, beside_mouths): (Vec<Course>, Vec<Option<Course>>) = self
+        // Each track's prediction a frame on, folded back off the cushion
+        // where its motion would carry it through (`bounced` marks the axes
+        // folded): where the second pass looks.
+        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) = self
             .tracks
             .iter()
-            .map(|track| predict_both_ways(track, dt))
+            .map(|track| predict_with_cushions(track, dt))
             .unzip();
-        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) =
-            predictions.into_iter().unzip();
+        // The first pass looks for a track unseen in the open for frames
+        // where its motion has taken it since it was last seen, not a
+        // frame on from there (clip 3437: a black lost for two frames off
+        // the cushion by the NE pocket was found where it went by a new
+        // track). Where a track's course crosses a pocket's mouth, also
+        // where it would come off the cushion beside it.
+        let first_pass: Vec<(Course, Option<Course>)> = self
+            .tracks
+            .iter()
+            .map(|track| {
+                let frames = if track.hidden { 1 } else { track.missed + 1 };
+                predict_both_ways(track, dt * f64::from(frames))
+            })
+            .collect();
         // First pass: pairs within the motion gate, nearest first. A piece
         // heading over a pocket's mouth may drop in (its prediction runs on
         // straight) or come off the cushion beside it (clips 2894 and
@@ -722,10 +733,11 @@ impl Tracker {
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let gate = self.options.gate_mm + self.options.gate_speed_fraction * track.speed() * dt;
+            let ((predicted, bounced), beside_mouth) = first_pass[ti];
             for (di, detection) in detections.discs.iter().enumerate() {
-                let mut distance = (detection.centre - predicted[ti]).norm();
-                let mut folds = bounced[ti];
-                if let Some((folded, axes)) = beside_mouths[ti] {
+                let mut distance = (detection.centre - predicted).norm();
+                let mut folds = bounced;
+                if let Some((folded, axes)) = beside_mouth {
                     let off_cushion = (detection.centre - folded).norm();
                     if off_cushion < distance {
                         (distance, folds) = (off_cushion, axes);
@@ -2624,6 +2636,49 @@ mod tests {
         assert_eq!(on_the_streak[0].piece, Piece::Striker);
         assert!((on_the_streak[0].position - striker_at).norm() < 1.0);
         assert_eq!(tracker.tracks().count(), 2);
+    }
+
+    #[test]
+    fn a_piece_unseen_for_frames_is_looked_for_where_its_motion_took_it() {
+        // Clip 3437: a black running at the NE corner came off the north
+        // cushion; the head of its blur started a track just ahead of it,
+        // which took its discs while the black's own track, unseen, was
+        // looked for a frame on from where it was last seen. The black's
+        // sightings, frame by frame (the last three its course off the
+        // east cushion).
+        let course = [
+            (158.0, 169.0),
+            (185.0, 201.0),
+            (224.0, 248.0),
+            (248.0, 278.0),
+            (272.0, 308.0),
+            (296.0, 340.0),
+            (308.0, 352.0),
+            (320.0, 333.0),
+            (350.0, 310.0),
+            (342.0, 294.0),
+            (334.0, 284.0),
+            (326.0, 274.0),
+        ];
+        let resting = disc(Piece::White, -200.0, -200.0);
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed(&mut tracker, frame(0, vec![resting]));
+        let mut last = None;
+        for (i, &(x, y)) in course.iter().enumerate() {
+            let mut discs = vec![resting, disc(Piece::Black, x, y)];
+            if i == 7 {
+                discs.push(disc(Piece::Black, 338.5, 316.3));
+            }
+            last = Some(feed(&mut tracker, frame(i as u64 + 1, discs)));
+        }
+        let last = last.expect("frames fed");
+        let black = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::Black)
+            .expect("the black's track");
+        assert!((black.position - Point2::new(326.0, 274.0)).norm() < 1.0);
+        assert!((black.first_seen_at() - Point2::new(158.0, 169.0)).norm() < 1.0);
+        assert_eq!(tracker.tracks().count(), 2, "{:?}", last.tracks);
     }
 
     #[test]
