@@ -27,6 +27,7 @@ use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
     seat_at, seat_markings, striker_placement, take_piece, Piece, Placement, Pocket, Seat,
 };
+use crate::track::blur::{self, Step};
 use crate::track::{stops_short_of_a_hole_from, Track, TrackEvent, TrackFrame, TrackId};
 
 /// Tuning of the stroke machine.
@@ -3265,21 +3266,18 @@ fn followed_the_same_piece(
 
 /// Whether `other` moved in step with `lost` over `lost`'s last
 /// [`IN_STEP_STEPS`] steps, lying on `lost`'s course within one blur's
-/// span of it (a step and both radii): two discs the detector found on one
-/// piece's blur. Two pieces do not slide on in step like that: the one
+/// span of it (a step and both radii; [`blur::in_step`]): two discs the
+/// detector found on one piece's blur. Two pieces do not slide on in step like that: the one
 /// struck runs off faster than the one that struck it (clip 2980: two
 /// tracks born on the striker's blur took the white it hit on, 35 mm
 /// apart, and the one behind was lost by the SW pocket and taken as
 /// pocketed while the other followed the white to rest).
 fn moved_as_one_blur(recent: &VecDeque<Positions>, lost: TrackId, other: TrackId) -> bool {
-    // Each frame both were seen in: its time, their centres and their radii
-    // summed.
-    let both: Vec<(f64, Point2<f64>, Point2<f64>, f64)> = recent
+    // Each frame both were seen in: its time, and each one's centre and
+    // radius.
+    let both: Vec<_> = recent
         .iter()
-        .filter_map(|f| {
-            let ((a, ra), (b, rb)) = (f.disc(lost)?, f.disc(other)?);
-            Some((f.t, a, b, ra + rb))
-        })
+        .filter_map(|f| Some((f.t, f.disc(lost)?, f.disc(other)?)))
         .collect();
     let last_seen_together = recent
         .iter()
@@ -3289,34 +3287,19 @@ fn moved_as_one_blur(recent: &VecDeque<Positions>, lost: TrackId, other: TrackId
         return false;
     }
     both[both.len() - IN_STEP_STEPS - 1..].windows(2).all(|w| {
-        let ((t0, a0, b0, _), (t1, a1, b1, radii)) = (w[0], w[1]);
-        let (step_a, step_b) = (a1 - a0, b1 - b0);
-        let length = step_a.norm();
-        let apart = b1 - a1;
-        let along = apart.dot(&step_a) / length.max(f64::EPSILON);
-        let aside = (apart.norm_squared() - along * along).max(0.0).sqrt();
-        t1 - t0 <= IN_STEP_GAP_S
-            && length >= CARROMMAN_RADIUS_MM
-            && (step_a - step_b).norm() <= IN_STEP_SLACK_MM
-            && aside <= IN_STEP_ASIDE_MM
-            && apart.norm() <= length + radii
+        let ((t0, (a0, _), (b0, _)), (t1, (a1, ra), (b1, rb))) = (w[0], w[1]);
+        let step = |from, to, radius_mm| Step {
+            from,
+            to,
+            radius_mm,
+        };
+        blur::in_step(&step(a0, a1, ra), &step(b0, b1, rb), t1 - t0).is_some()
     })
 }
 
 /// Steps of a piece's course over which two tracks moving in step were
 /// one blurred piece ([`moved_as_one_blur`]).
 const IN_STEP_STEPS: usize = 3;
-
-/// Largest difference (mm) between the steps of two tracks on one blur
-/// over a frame (the detector's two centres wander along the streak).
-const IN_STEP_SLACK_MM: f64 = 0.75 * CARROMMAN_RADIUS_MM;
-
-/// Farthest (mm) two discs on one blur lie from each other's course.
-const IN_STEP_ASIDE_MM: f64 = 0.5 * CARROMMAN_RADIUS_MM;
-
-/// Longest time (s) between two sightings taken as one step (two frames at
-/// 30 fps).
-const IN_STEP_GAP_S: f64 = 0.07;
 
 /// Whether `id` was seen within [`STILL_JITTER_MM`] of `spot` in each of
 /// `frames` of `recent`.

@@ -25,21 +25,21 @@ use crate::geometry::spec::CARROMMAN_RADIUS_MM;
 /// enough to be found twice: a carromman's radius (about 0.5 m/s at 30 fps).
 const LEAST_STEP_MM: f64 = CARROMMAN_RADIUS_MM;
 
-/// Largest difference (mm) between the two tracks' steps over a frame: the
+/// Largest difference (mm) between the two discs' steps over a frame: the
 /// detector's two centres wander along the streak.
 const STEP_SLACK_MM: f64 = 0.75 * CARROMMAN_RADIUS_MM;
 
 /// Farthest (mm) the second disc lies from the first one's course.
 const ASIDE_MM: f64 = 0.5 * CARROMMAN_RADIUS_MM;
 
-/// Longest time (s) between two frames compared as one step (two frames at
-/// 30 fps): across a gap the steps say nothing of a streak.
+/// Longest time (s) between two sightings compared as one step (two frames
+/// at 30 fps): across a gap the steps say nothing of a streak.
 const LONGEST_STEP_S: f64 = 0.07;
 
-/// One track's move over the latest frame.
+/// One disc's move from one sighting to the next.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Step {
-    /// Where it was seen the frame before, board mm.
+pub(crate) struct Step {
+    /// Where it was seen before, board mm.
     pub from: Point2<f64>,
     /// Where it is seen now, board mm.
     pub to: Point2<f64>,
@@ -47,21 +47,22 @@ pub(super) struct Step {
     pub radius_mm: f64,
 }
 
-/// Whether `step` is long enough to leave a streak that can be found
-/// twice.
-pub(super) fn leaves_a_streak(step: &Step) -> bool {
-    step.motion().norm() >= LEAST_STEP_MM
-}
-
 impl Step {
     fn motion(&self) -> Vector2<f64> {
         self.to - self.from
     }
 
-    /// Where `at` lies against this step's course: how far along it from
-    /// `to` (forward positive) and how far aside, mm; `None` for a step too
-    /// short to leave a streak.
-    fn along_and_aside(&self, at: Point2<f64>) -> Option<(f64, f64)> {
+    /// Whether the step is long enough to leave a streak that can be found
+    /// twice.
+    pub fn leaves_a_streak(&self) -> bool {
+        self.motion().norm() >= LEAST_STEP_MM
+    }
+
+    /// Where a disc of `radius_mm` at `at` lies on this step's streak:
+    /// within [`ASIDE_MM`] of its course and within a step and both radii
+    /// of where it ends. Returns the side (`true`: ahead), or `None` off the
+    /// streak or for a step too short to leave one.
+    fn side_on_streak(&self, at: Point2<f64>, radius_mm: f64) -> Option<bool> {
         let motion = self.motion();
         let length = motion.norm();
         if length < LEAST_STEP_MM {
@@ -70,32 +71,20 @@ impl Step {
         let apart = at - self.to;
         let along = apart.dot(&motion) / length;
         let aside = (apart.norm_squared() - along * along).max(0.0).sqrt();
-        Some((along, aside))
-    }
-
-    /// Whether a disc of `radius_mm` at `at` lies on this step's streak, on
-    /// the side `ahead` says (ahead of the piece or behind it), within a
-    /// step and both radii of it.
-    fn streak_holds(&self, at: Point2<f64>, radius_mm: f64, ahead: bool) -> bool {
-        self.along_and_aside(at).is_some_and(|(along, aside)| {
-            let reach = self.motion().norm() + self.radius_mm + radius_mm;
-            aside <= ASIDE_MM && (along >= 0.0) == ahead && along.abs() <= reach
-        })
+        (aside <= ASIDE_MM && apart.norm() <= length + self.radius_mm + radius_mm)
+            .then_some(along >= 0.0)
     }
 }
 
-/// Whether `other` moved in step with `piece` over a frame of `dt` seconds,
-/// lying on `piece`'s streak: two discs found on one blurred piece. Returns
-/// the side of `piece` it lay on (`true`: ahead), or `None`.
-pub(super) fn in_step(piece: &Step, other: &Step, dt: f64) -> Option<bool> {
-    if dt <= 0.0 || dt > LONGEST_STEP_S {
+/// Whether `other` moved in step with `piece` between two sightings `dt`
+/// seconds apart, lying on `piece`'s streak: two discs found on one blurred
+/// piece. Returns the side of `piece` it lay on (`true`: ahead), or `None`.
+pub(crate) fn in_step(piece: &Step, other: &Step, dt: f64) -> Option<bool> {
+    if dt <= 0.0 || dt > LONGEST_STEP_S || (piece.motion() - other.motion()).norm() > STEP_SLACK_MM
+    {
         return None;
     }
-    let (along, _) = piece.along_and_aside(other.to)?;
-    let ahead = along >= 0.0;
-    ((piece.motion() - other.motion()).norm() <= STEP_SLACK_MM
-        && piece.streak_holds(other.to, other.radius_mm, ahead))
-    .then_some(ahead)
+    piece.side_on_streak(other.to, other.radius_mm)
 }
 
 /// A piece seen twice on its blur: its track, and the side of it its blur's
@@ -110,7 +99,7 @@ impl Blurred {
     /// Whether a disc of `radius_mm` at `at` is this piece's blur again, the
     /// piece having made `step` this frame.
     pub fn takes(&self, step: &Step, at: Point2<f64>, radius_mm: f64) -> bool {
-        step.streak_holds(at, radius_mm, self.ahead)
+        step.side_on_streak(at, radius_mm) == Some(self.ahead)
     }
 }
 

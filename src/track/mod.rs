@@ -4,7 +4,7 @@
 //! handling (a piece under a hand, or where the board is not yet learned,
 //! keeps its last position).
 
-mod blur;
+pub(crate) mod blur;
 
 use nalgebra::{Point2, Vector2};
 
@@ -703,28 +703,32 @@ impl Tracker {
                 }
             }
         }
-        // Each track's prediction a frame on, folded back off the cushion
-        // where its motion would carry it through (`bounced` marks the axes
-        // folded): where the second pass looks.
-        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) = self
-            .tracks
-            .iter()
-            .map(|track| predict_with_cushions(track, dt))
-            .unzip();
-        // The first pass looks for a track unseen in the open for frames
-        // where its motion has taken it since it was last seen, not a
-        // frame on from there (clip 3437: a black lost for two frames off
-        // the cushion by the NE pocket was found where it went by a new
-        // track). Where a track's course crosses a pocket's mouth, also
-        // where it would come off the cushion beside it.
+        // Each track's prediction, folded back off the cushion where its
+        // motion would carry it through (`bounced` marks the axes folded).
+        // Where a track's course crosses a pocket's mouth, also where it
+        // would come off the cushion beside it (see the first pass). The
+        // first pass looks for a track unseen in the open for frames where
+        // its motion has taken it since it was last seen, not a frame on
+        // from there (clip 3437: a black lost for two frames off the cushion
+        // by the NE pocket was found where it went by a new track); the
+        // second pass looks a frame on.
         let first_pass: Vec<(Course, Option<Course>)> = self
             .tracks
             .iter()
-            .map(|track| {
-                let frames = if track.hidden { 1 } else { track.missed + 1 };
-                predict_both_ways(track, dt * f64::from(frames))
-            })
+            .map(|track| predict_both_ways(track, dt * f64::from(frames_to_predict(track))))
             .collect();
+        let (predicted, bounced): (Vec<Point2<f64>>, Vec<[bool; 2]>) = self
+            .tracks
+            .iter()
+            .zip(&first_pass)
+            .map(|(track, &(course, _))| {
+                if frames_to_predict(track) == 1 {
+                    course
+                } else {
+                    predict_with_cushions(track, dt)
+                }
+            })
+            .unzip();
         // First pass: pairs within the motion gate, nearest first. A piece
         // heading over a pocket's mouth may drop in (its prediction runs on
         // straight) or come off the cushion beside it (clips 2894 and
@@ -1004,9 +1008,7 @@ impl Tracker {
             self.tracks
                 .iter()
                 .position(|t| t.id == b.id)
-                .is_some_and(|ti| {
-                    keep[ti] && steps[ti].is_some_and(|step| blur::leaves_a_streak(&step))
-                })
+                .is_some_and(|ti| keep[ti] && steps[ti].is_some_and(|step| step.leaves_a_streak()))
         });
         for yi in 0..self.tracks.len() {
             let young = &self.tracks[yi];
@@ -1592,6 +1594,16 @@ fn set_off_along(rest: &Track, heading: Vector2<f64>, speed: f64) -> bool {
 /// Least cosine between a piece's heading as it set off and the course it
 /// was found on (see [`set_off_along`]).
 const SET_OFF_ALONG_COS: f64 = 0.7;
+
+/// Frames of motion a track's first-pass prediction spans: those since it
+/// was last seen in the open (a piece under a hand keeps still).
+fn frames_to_predict(track: &Track) -> u32 {
+    if track.hidden {
+        1
+    } else {
+        track.missed + 1
+    }
+}
 
 /// Whether `track`'s piece could have got to `detection` since it was last
 /// seen, at no more than the fastest a piece moves: a pairing farther off
