@@ -87,6 +87,15 @@ impl Detection {
         let own = distances[ColourModels::slot(piece)];
         own >= RULED_OUT_MIN_DISTANCE && RULED_OUT_RATIO * nearest <= own
     }
+
+    /// Whether the disc's colour is nearest the striker's model: its
+    /// colour, not only its size, says striker.
+    pub fn coloured_as_the_striker(&self) -> bool {
+        self.colour_distances.is_some_and(|distances| {
+            let own = distances[ColourModels::slot(Piece::Striker)];
+            distances.iter().all(|&d| own <= d)
+        })
+    }
 }
 
 /// A colour this many squared spreads from a piece's model (one spread) is

@@ -94,6 +94,10 @@ pub struct Track {
     rest_frames: u32,
     /// The radii (mm) measured in those frames, summed.
     rest_radius_sum: f64,
+    /// The colour evidence since the piece last set off, while it ran, and
+    /// the frames it was read in.
+    run_votes: [f64; 4],
+    run_frames: u32,
     seen_in_a_row: u32,
     missed: u32,
     first_seen_at: Point2<f64>,
@@ -165,6 +169,11 @@ impl Track {
         self.votes[slot] += weight;
         if self.settled_count <= 1 {
             self.forget_what_it_was_seen_as_at_rest();
+            self.run_votes[slot] += weight;
+            self.run_frames += 1;
+        } else {
+            self.run_votes = [0.0; 4];
+            self.run_frames = 0;
         }
         self.vote_at_rest(detection);
         let best = (0..4).max_by(|&a, &b| self.votes[a].total_cmp(&self.votes[b]));
@@ -236,6 +245,29 @@ impl Track {
             && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.rest_frames)
     }
 
+    /// The other carromman the piece was seen as, clearly and all along,
+    /// on its run since it last set off, if it was followed far enough:
+    /// tracks cross in a melee, and a track that took over another piece's
+    /// run shows that piece's colour (clip 3464's break: a white's track
+    /// took a black's blur as the two parted and followed it into the NE
+    /// pocket, seen black in all nine frames, and the log had a white go
+    /// in).
+    fn seen_as_on_its_run(&self) -> Option<Piece> {
+        let other = match self.piece {
+            Piece::White => Piece::Black,
+            Piece::Black => Piece::White,
+            _ => return None,
+        };
+        if self.run_frames < RECOLOUR_RUN_FRAMES {
+            return None;
+        }
+        let theirs = self.run_votes[piece_slot(other)];
+        let carrommen: f64 = self.run_votes[..3].iter().sum();
+        (theirs >= RECOLOUR_SHARE * carrommen
+            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.run_frames))
+        .then_some(other)
+    }
+
     /// Takes the track for the striker from here on: its size, not its
     /// colour, says so, and the colour votes to come would say otherwise.
     fn take_for_striker(&mut self) {
@@ -251,6 +283,11 @@ impl Track {
         self.piece = piece;
     }
 }
+
+/// Frames a carromman is seen on its run before its colour there may
+/// overrule its track's where it goes from sight
+/// ([`Track::seen_as_on_its_run`]).
+const RECOLOUR_RUN_FRAMES: u32 = 5;
 
 /// Frames a moved carromman lies still before its colour there may
 /// overrule its track's ([`Track::seen_as_at_rest`]).
@@ -422,12 +459,13 @@ fn lose(
     hand_present: bool,
     recently_lost: &mut Vec<LostPiece>,
 ) -> TrackEvent {
+    let piece = track.seen_as_on_its_run().unwrap_or(track.piece);
     if nearest_pocket(track.position).1 > REFOUND_POCKET_CLEARANCE_MM
         || stops_short_of_a_hole(track)
     {
         recently_lost.push(LostPiece {
             id: track.id,
-            piece: track.piece,
+            piece,
             at: track.position,
             velocity: track.velocity,
             t,
@@ -437,7 +475,7 @@ fn lose(
     }
     TrackEvent::Vanished {
         id: track.id,
-        piece: track.piece,
+        piece,
         last_seen: track.position,
         heading_to: track.position + track.velocity * frame_dt,
         speed: track.speed(),
@@ -747,7 +785,10 @@ impl Tracker {
                         (distance, folds) = (off_cushion, axes);
                     }
                 }
-                if distance <= gate && within_reach(track, detection, dt) {
+                if distance <= gate
+                    && within_reach(track, detection, dt)
+                    && !leaps_onto_the_strikers_colour(track, detection, self.options.jitter_mm)
+                {
                     pairs.push((distance + class_penalty(track, detection), ti, di, folds));
                 }
             }
@@ -953,6 +994,8 @@ impl Tracker {
                 rest_votes: [0.0; 4],
                 rest_frames: 0,
                 rest_radius_sum: 0.0,
+                run_votes: [0.0; 4],
+                run_frames: 0,
                 seen_in_a_row: 1,
                 missed: 0,
                 first_seen_at: detection.centre,
@@ -1490,6 +1533,8 @@ impl Tracker {
             rest_votes: [0.0; 4],
             rest_frames: 0,
             rest_radius_sum: 0.0,
+            run_votes: [0.0; 4],
+            run_frames: 0,
             seen_in_a_row: self.options.confirm_frames,
             missed: 0,
             first_seen_at: detection.centre,
@@ -1857,6 +1902,32 @@ fn class_penalty(track: &Track, detection: &Detection) -> f64 {
     }
 }
 
+/// Whether pairing the resting carromman `track` with `detection` would
+/// have it leap, beyond jitter, onto a disc of the striker's colour that
+/// rules its piece out: struck, a piece's own disc shows its colour, and
+/// the disc is the striker running past (clip 3455: a yellow striker
+/// flicked from under the hand, followed only by a tentative track, passed
+/// 23 mm from a black it then struck; the black's track took the striker's
+/// disc, and the black, gone on without a track, was taken as pocketed
+/// where the striker went). The disc measures no more than the striker: in
+/// the pack, two pale pieces merged into one blob read as the striker too,
+/// and rule a black out (clips 2953 and 3470: left unpaired there, such
+/// blobs beside a hand became pieces). Nor does any disc that rules the
+/// piece out do: at a break a blur over two pieces reads as neither.
+fn leaps_onto_the_strikers_colour(track: &Track, detection: &Detection, jitter_mm: f64) -> bool {
+    track.piece != Piece::Striker
+        && track.speed() < AT_REST_MM_S
+        && (detection.centre - track.position).norm() > jitter_mm
+        && detection.radius_mm <= STRIKERS_SIZE_AT_MOST_MM
+        && detection.coloured_as_the_striker()
+        && detection.colour_rules_out(track.piece)
+}
+
+/// A disc measuring up to this radius (mm) may be the striker alone
+/// ([`leaps_onto_the_strikers_colour`]); two touching carrommen's blob
+/// measures 26 mm and up.
+const STRIKERS_SIZE_AT_MOST_MM: f64 = STRIKER_RADIUS_MM + 0.25 * CARROMMAN_RADIUS_MM;
+
 /// What pairing a track with a disc whose colour rules its piece out
 /// costs, as distance (mm): more than a track's two nearest candidates at a
 /// collision are apart, so each keeps its own colour.
@@ -2159,6 +2230,68 @@ mod tests {
         assert_eq!(followed_to(230.0), Some(Point2::new(0.0, 0.0)));
         // 150 mm (4.5 m/s) is a struck piece.
         assert_eq!(followed_to(150.0), Some(Point2::new(150.0, 0.0)));
+    }
+
+    #[test]
+    fn a_resting_carromman_does_not_leap_onto_the_striker_running_past() {
+        // Clip 3455: a black at rest; the striker, flicked from under a
+        // hand and seen once 58 mm off (a tentative track), runs past it
+        // 21 mm away as the black, struck, shoots 35 mm the other way.
+        // Where the black's track is then, the striker's disc measuring
+        // `radius_mm`.
+        let black_after = |radius_mm: f64| {
+            let striker_at = |x: f64, y: f64| Detection {
+                radius_mm,
+                colour_distances: Some([24.0, 87.7, 36.4, 12.2]),
+                ..disc(Piece::Striker, x, y)
+            };
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed_still(&mut tracker, 0..10, &[disc(Piece::Black, 0.0, 0.0)]);
+            let black = id_near(&tracker, Point2::new(0.0, 0.0)).expect("the black is tracked");
+            let striker_seen = vec![disc(Piece::Black, 0.0, 0.0), striker_at(-30.0, 50.0)];
+            feed(&mut tracker, frame(10, striker_seen));
+            let parting = vec![striker_at(-16.0, 14.0), disc(Piece::Black, 24.0, -26.0)];
+            let last = feed(&mut tracker, frame(11, parting));
+            last.tracks
+                .iter()
+                .find(|t| t.id == black)
+                .map(|t| t.position)
+        };
+        assert_eq!(black_after(20.4), Some(Point2::new(24.0, -26.0)));
+        // A blob as big as two carrommen in the pack is no striker alone:
+        // its colour only weighs against the pairing.
+        assert_eq!(black_after(28.0), Some(Point2::new(-16.0, 14.0)));
+    }
+
+    #[test]
+    fn a_track_lost_at_a_pocket_goes_as_the_colour_seen_on_its_run() {
+        // Clip 3464's break: a white's track takes a black's run as the
+        // two part, and follows it into the NE pocket. Returns the piece
+        // its track goes from sight as after `black_frames` of the run are
+        // seen black.
+        let lost_as = |black_frames: u32| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed_still(&mut tracker, 0..60, &[disc(Piece::White, 100.0, 100.0)]);
+            let mut events = Vec::new();
+            for k in 1..=12u32 {
+                let discs = if k <= black_frames + 1 {
+                    let piece = if k == 1 { Piece::White } else { Piece::Black };
+                    let run = 100.0 + 25.0 * f64::from(k);
+                    vec![disc(piece, run, run)]
+                } else {
+                    Vec::new()
+                };
+                let index = 59 + u64::from(k);
+                events.extend(feed(&mut tracker, frame(index, discs)).events);
+            }
+            events.iter().find_map(|e| match *e {
+                TrackEvent::Vanished { piece, .. } => Some(piece),
+                _ => None,
+            })
+        };
+        assert_eq!(lost_as(6), Some(Piece::Black));
+        // Seen black too briefly, it is the white its track was.
+        assert_eq!(lost_as(3), Some(Piece::White));
     }
 
     #[test]
