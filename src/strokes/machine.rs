@@ -2747,7 +2747,8 @@ const LOOKS_TO_RULE_OUT_A_FLIGHT: usize = 4;
 /// one kind of carromman the count at rest misses, or as a black where it
 /// showed clearly darker than the frame and the count misses one. Else
 /// the flight is only noted: a lighter shade over the frame does not tell
-/// a black from a white (see [`FlightLog::flight_of`]).
+/// a black from a white (see [`FlightLog::flight_of`]); so is a faint one
+/// seen once, which may be the empty frame ([`Flight::faint`](super::flights::Flight::faint)).
 fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece, u32)]) {
     let kept: Vec<(Piece, f64)> = stroke
         .stroke
@@ -2756,6 +2757,14 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
         .filter_map(|o| Some((o.piece, o.t?)))
         .collect();
     for flight in stroke.vision.flights.unexplained(&kept) {
+        let at = format!("({:.0}, {:.0}) mm", flight.at.x, flight.at.y);
+        if flight.faint {
+            stroke.vision.alerts.push(VisionNote {
+                t: flight.t,
+                message: format!("a disc was seen over the frame at {at}, but in one frame only and faintly, as the empty frame can read, with no piece seen leaving: not taken as leaving the board"),
+            });
+            continue;
+        }
         let carrommen: Vec<Piece> = missing
             .iter()
             .filter(|(p, n)| *n > 0 && *p != Piece::Striker)
@@ -2766,7 +2775,6 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
             _ if flight.clearly_darker && carrommen.contains(&Piece::Black) => Some(Piece::Black),
             _ => None,
         };
-        let at = format!("({:.0}, {:.0}) mm", flight.at.x, flight.at.y);
         let Some(piece) = piece else {
             stroke.vision.alerts.push(VisionNote {
                 t: flight.t,

@@ -225,11 +225,7 @@ impl Track {
         // circle's and the base circles', so a track becomes her only where
         // it is the one seen as her (see
         // [`Tracker::recolour_the_queen_at_rest`]).
-        let other = match self.piece {
-            Piece::White => Piece::Black,
-            Piece::Black => Piece::White,
-            _ => return None,
-        };
+        let other = the_other_carromman(self.piece)?;
         self.seen_at_rest_as(other).then_some(other)
     }
 
@@ -239,10 +235,7 @@ impl Track {
         if self.rest_frames < RECOLOUR_REST_FRAMES || !self.moved_since_first_seen() {
             return false;
         }
-        let theirs = self.rest_votes[piece_slot(other)];
-        let carrommen: f64 = self.rest_votes[..3].iter().sum();
-        theirs >= RECOLOUR_SHARE * carrommen
-            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.rest_frames)
+        clearly_seen_as(&self.rest_votes, self.rest_frames, other)
     }
 
     /// The other carromman the piece was seen as, clearly and all along,
@@ -253,18 +246,9 @@ impl Track {
     /// pocket, seen black in all nine frames, and the log had a white go
     /// in).
     fn seen_as_on_its_run(&self) -> Option<Piece> {
-        let other = match self.piece {
-            Piece::White => Piece::Black,
-            Piece::Black => Piece::White,
-            _ => return None,
-        };
-        if self.run_frames < RECOLOUR_RUN_FRAMES {
-            return None;
-        }
-        let theirs = self.run_votes[piece_slot(other)];
-        let carrommen: f64 = self.run_votes[..3].iter().sum();
-        (theirs >= RECOLOUR_SHARE * carrommen
-            && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(self.run_frames))
+        let other = the_other_carromman(self.piece)?;
+        (self.run_frames >= RECOLOUR_RUN_FRAMES
+            && clearly_seen_as(&self.run_votes, self.run_frames, other))
         .then_some(other)
     }
 
@@ -282,6 +266,26 @@ impl Track {
         self.votes[other] = self.votes[own] + self.rest_votes[other];
         self.piece = piece;
     }
+}
+
+/// White for a black, black for a white: the colours a track is checked
+/// against (the Queen's red is also the centre circle's and the base
+/// circles', see [`Tracker::recolour_the_queen_at_rest`]).
+fn the_other_carromman(piece: Piece) -> Option<Piece> {
+    match piece {
+        Piece::White => Some(Piece::Black),
+        Piece::Black => Some(Piece::White),
+        _ => None,
+    }
+}
+
+/// Whether colour `votes` gathered over `frames` see the piece as `other`
+/// clearly and all along: most of the carrommen's votes, at a fair weight
+/// a frame.
+fn clearly_seen_as(votes: &[f64; 4], frames: u32, other: Piece) -> bool {
+    let theirs = votes[piece_slot(other)];
+    let carrommen: f64 = votes[..3].iter().sum();
+    theirs >= RECOLOUR_SHARE * carrommen && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(frames)
 }
 
 /// Frames a carromman is seen on its run before its colour there may
