@@ -133,8 +133,8 @@ impl FlightLog {
         let near = flights.iter().enumerate().find_map(|(k, f)| {
             f.sightings
                 .iter()
-                .find(|&&(seen_t, at, ..)| in_flight_from(crossing, seen_t, at))
-                .map(|&(_, at, ..)| (k, at))
+                .find(|&&(seen_t, s)| in_flight_from(crossing, seen_t, s.centre))
+                .map(|&(_, s)| (k, s.centre))
         });
         if near.is_some() {
             return near;
@@ -145,14 +145,14 @@ impl FlightLog {
             let theirs = f
                 .sightings
                 .iter()
-                .any(|&(seen_t, at, ..)| others.iter().any(|c| in_flight_from(c, seen_t, at)));
+                .any(|&(seen_t, s)| others.iter().any(|c| in_flight_from(c, seen_t, s.centre)));
             if theirs {
                 return None;
             }
             f.sightings
                 .iter()
-                .find(|(seen_t, ..)| in_window(crossing, *seen_t))
-                .map(|&(_, at, ..)| (k, at))
+                .find(|(seen_t, _)| in_window(crossing, *seen_t))
+                .map(|&(_, s)| (k, s.centre))
         })
     }
 
@@ -171,20 +171,20 @@ impl FlightLog {
             .enumerate()
             .filter(|(k, _)| !explained.contains(k))
             .map(|(_, f)| {
-                let (t, at, ..) = f.sightings[0];
+                let (t, first) = f.sightings[0];
                 let darkest = f
                     .sightings
                     .iter()
-                    .map(|&(_, _, luma, _)| luma)
+                    .map(|(_, s)| s.luma_change)
                     .fold(f32::INFINITY, f32::min);
                 let strongest = f
                     .sightings
                     .iter()
-                    .map(|&(.., strength)| strength)
+                    .map(|(_, s)| s.strength)
                     .fold(0.0f32, f32::max);
                 Flight {
                     t,
-                    at,
+                    at: first.centre,
                     clearly_darker: darkest <= -CLEARLY_DARKER,
                     faint: f.sightings.len() == 1 && strongest < CLEAR_OF_THE_EMPTY_FRAME,
                 }
@@ -200,15 +200,14 @@ impl FlightLog {
         sightings.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut followed: Vec<FollowedOverTheFrame> = Vec::new();
         for (t, s) in sightings {
-            let seen = (t, s.centre, s.luma_change, s.strength);
             let joined = followed.iter_mut().find(|f| {
-                let &(last_t, last_at, ..) = f.sightings.last().expect("never empty");
-                t - last_t <= ONE_FLIGHT_S && (s.centre - last_at).norm() <= ONE_FLIGHT_MM
+                let &(last_t, last) = f.sightings.last().expect("never empty");
+                t - last_t <= ONE_FLIGHT_S && (s.centre - last.centre).norm() <= ONE_FLIGHT_MM
             });
             match joined {
-                Some(f) => f.sightings.push(seen),
+                Some(f) => f.sightings.push((t, s)),
                 None => followed.push(FollowedOverTheFrame {
-                    sightings: vec![seen],
+                    sightings: vec![(t, s)],
                 }),
             }
         }
@@ -217,23 +216,23 @@ impl FlightLog {
     }
 }
 
-/// One disc followed over the frame: its sightings (s, board mm, luma
-/// change, strength), in time order, never none.
+/// One disc followed over the frame: its sightings and their times (s), in
+/// time order, never none.
 #[derive(Debug, Clone, PartialEq)]
 struct FollowedOverTheFrame {
-    sightings: Vec<(f64, Point2<f64>, f32, f32)>,
+    sightings: Vec<(f64, FrameSighting)>,
 }
 
 impl FollowedOverTheFrame {
     /// Seen in [`STILL_SIGHTINGS`] frames or more, all within
     /// [`STILL_MM`] of the first.
     fn stands_still(&self) -> bool {
-        let first = self.sightings[0].1;
+        let first = self.sightings[0].1.centre;
         self.sightings.len() >= STILL_SIGHTINGS
             && self
                 .sightings
                 .iter()
-                .all(|&(_, at, ..)| (at - first).norm() <= STILL_MM)
+                .all(|(_, s)| (s.centre - first).norm() <= STILL_MM)
     }
 }
 
