@@ -10,7 +10,7 @@ use nalgebra::{Point2, Vector2};
 
 use self::blur::{Blurred, Step};
 use crate::detect::moving::Sought;
-use crate::detect::{Detection, Detections, KnownDisc, Occluder, OcclusionCause};
+use crate::detect::{ColourModels, Detection, Detections, KnownDisc, Occluder, OcclusionCause};
 use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
@@ -841,6 +841,7 @@ impl Tracker {
                     && within_reach(track, detection, dt)
                     && ahead_of(track, bounced[ti], detection.centre, dt)
                     && !towards_a_striker_at_rest(track, detection.centre, &striker_just_struck)
+                    && !jumps_onto_a_colour_none_of_its_own(track, detection)
                 {
                     pairs.push((distance, ti, di, bounced[ti]));
                 }
@@ -1927,6 +1928,26 @@ fn leaps_onto_the_strikers_colour(track: &Track, detection: &Detection, jitter_m
         && detection.colour_rules_out(track.piece)
 }
 
+/// Whether a carromman lying still would jump, in the second pass, onto a
+/// disc whose colour lies far outside its own model: its class is only the
+/// nearest of several models all far off. A struck carromman's blur keeps
+/// its colour near its model (up to 24 squared spreads over 40 dev clips),
+/// but the striker flicked from under a hand, of a colour no model has
+/// learnt yet, reads 25 and more from every carromman (clip 3498: the
+/// Queen's track jumped 102 mm from the pack onto a yellow striker, and
+/// the striker was lost).
+fn jumps_onto_a_colour_none_of_its_own(track: &Track, detection: &Detection) -> bool {
+    track.piece != Piece::Striker
+        && track.speed() < AT_REST_MM_S
+        && detection.colour_distances.is_some_and(|distances| {
+            distances[ColourModels::slot(track.piece)] >= FAR_OUTSIDE_ITS_MODEL
+        })
+}
+
+/// Squared spreads from a carromman's model beyond which a disc's colour is
+/// not a blur of that carromman ([`jumps_onto_a_colour_none_of_its_own`]).
+const FAR_OUTSIDE_ITS_MODEL: f64 = 25.0;
+
 /// A disc measuring up to this radius (mm) may be the striker alone
 /// ([`leaps_onto_the_strikers_colour`]); two touching carrommen's blob
 /// measures 26 mm and up.
@@ -2265,6 +2286,32 @@ mod tests {
         // A blob as big as two carrommen in the pack is no striker alone:
         // its colour only weighs against the pairing.
         assert_eq!(black_after(28.0), Some(Point2::new(-16.0, 14.0)));
+    }
+
+    #[test]
+    fn a_resting_carromman_does_not_jump_onto_a_colour_far_from_its_own() {
+        // Clip 3498's break: the Queen lies in the pack; the striker, flicked
+        // from under a hand, yellow and read far from every model (nearest
+        // the Queen's), is first seen 102 mm off as the pack breaks and the
+        // Queen goes unseen. Where the Queen's track is then, with the
+        // disc's colour `queen_distance` from her model.
+        let queen_after = |queen_distance: f64| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed_still(&mut tracker, 0..10, &[disc(Piece::Queen, 0.0, 0.0)]);
+            let queen = id_near(&tracker, Point2::new(0.0, 0.0)).expect("the Queen is tracked");
+            let far_off = Detection {
+                colour_distances: Some([168.7, 83.2, queen_distance, 106.0]),
+                ..disc(Piece::Queen, -2.0, -102.0)
+            };
+            let last = feed(&mut tracker, frame(10, vec![far_off]));
+            last.tracks
+                .iter()
+                .find(|t| t.id == queen)
+                .map(|t| t.position)
+        };
+        assert_ne!(queen_after(80.7), Some(Point2::new(-2.0, -102.0)));
+        // Her own colour, blurred, is the Queen struck.
+        assert_eq!(queen_after(3.0), Some(Point2::new(-2.0, -102.0)));
     }
 
     #[test]
