@@ -80,21 +80,32 @@ impl Detection {
     /// pale striker with red rings reads as an uncertain white, between
     /// white and the Queen, yet is plainly no black.
     pub fn colour_rules_out(&self, piece: Piece) -> bool {
-        let Some(distances) = self.colour_distances else {
+        let (Some(distances), Some(own)) =
+            (self.colour_distances, self.colour_distance_from(piece))
+        else {
             return false;
         };
         let nearest = distances.iter().copied().fold(f64::INFINITY, f64::min);
-        let own = distances[ColourModels::slot(piece)];
         own >= RULED_OUT_MIN_DISTANCE && RULED_OUT_RATIO * nearest <= own
     }
 
     /// Whether the disc's colour is nearest the striker's model: its
     /// colour, not only its size, says striker.
     pub fn coloured_as_the_striker(&self) -> bool {
-        self.colour_distances.is_some_and(|distances| {
-            let own = distances[ColourModels::slot(Piece::Striker)];
-            distances.iter().all(|&d| own <= d)
-        })
+        match (
+            self.colour_distances,
+            self.colour_distance_from(Piece::Striker),
+        ) {
+            (Some(distances), Some(own)) => distances.iter().all(|&d| own <= d),
+            _ => false,
+        }
+    }
+
+    /// The colour's squared distance (in the model's spreads) from
+    /// `piece`'s model, where the colour was read.
+    pub fn colour_distance_from(&self, piece: Piece) -> Option<f64> {
+        self.colour_distances
+            .map(|distances| distances[ColourModels::slot(piece)])
     }
 }
 
