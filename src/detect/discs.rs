@@ -293,9 +293,9 @@ const BREAK_MATCH_MIN: usize = 17;
 /// read 0.33–0.56 of the board's luma, nearer the natural-wood model than
 /// the black one), the arrangement is still taken when its nine lightest
 /// carromman spots are exactly its whites and the darkest white is this
-/// many times lighter than the lightest black. The board's own print is
-/// never that two-toned in the break layout's pattern: on an empty or
-/// mid-board centre the spots' lightness runs on with no gap.
+/// many times lighter than the lightest black. Each ring of the layout
+/// holds both colours, so a print alike all round a ring (the centre
+/// circle, most centre designs) cannot pass.
 const BREAK_LIGHTNESS_GAP_MIN: f64 = 1.6;
 
 /// Seconds into a clip during which a break arrangement hidden in the first

@@ -11,7 +11,7 @@ use nalgebra::{Point2, Point3, Vector2};
 use opencv::core::Mat;
 use serde::Serialize;
 
-use super::flights::{FlightLog, FrameCrossing};
+use super::flights::{Flight, FlightLog, FrameCrossing};
 use crate::calibrate::gray::GrayImage;
 use crate::contract::{OnBoard, OverboardPiece, PocketedPiece, Stroke};
 use crate::detect::flight::FrameSighting;
@@ -101,6 +101,12 @@ pub struct VisionExtra {
     /// camera frame (see [`StrokeMachine::outlines_looked_at`]).
     #[serde(skip)]
     doubted_overboard: Vec<OverboardPiece>,
+    /// Discs seen in flight over the frame, with no departure seen, that
+    /// the count at rest left unnamed (it missed no one kind of
+    /// carromman), kept as [`Self::doubted_overboard`] is: the striker
+    /// found by its size where the tracker had a carromman may name one.
+    #[serde(skip)]
+    doubted_flights: Vec<Flight>,
     /// "Strikers" seen going in (when, s) that had followed a carromman
     /// lost from sight mid-board, and that carromman's kind: the piece they
     /// were if the striker rests on the board at the end.
@@ -709,6 +715,10 @@ impl StrokeMachine {
             }
         }
         if stroke.vision.doubted_overboard.is_empty() {
+            if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, striker_counted_as)
+            {
+                first_unnamed_flight_left_as(stroke, piece);
+            }
             return;
         }
         let before = earlier.last().and_then(|s| s.vision.rest.as_ref());
@@ -758,6 +768,9 @@ impl StrokeMachine {
                 ),
             });
             stroke.stroke.overboard.push(off);
+        }
+        if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, striker_counted_as) {
+            first_unnamed_flight_left_as(stroke, piece);
         }
         stroke
             .stroke
@@ -2778,8 +2791,9 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
         let Some(piece) = piece else {
             stroke.vision.alerts.push(VisionNote {
                 t: flight.t,
-                message: format!("a disc was seen in flight over the frame at {at}, but the count at rest misses no one kind of carromman"),
+                message: unnamed_flight(&flight),
             });
+            stroke.vision.doubted_flights.push(flight);
             continue;
         };
         if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == piece) {
@@ -2868,6 +2882,55 @@ impl CountSurplus {
     }
 }
 
+/// Where the striker at rest was counted as a carromman of `counted_as`
+/// (and no departure seen took that back), the first disc seen in flight
+/// over the frame that the count left unnamed is a piece of that kind that
+/// left, if the count at rest, the striker taken out, is short of one
+/// ([`missing_after_the_stroke`]): that kind, if so. Clip 3569: at the
+/// break a black flew off unfollowed while the striker came to rest
+/// followed as a black, so the count missed only the striker, and the
+/// flight seen was left unnamed.
+fn flight_named_by_the_striker_found(
+    stroke: &SeenStroke,
+    rest: &RestSnapshot,
+    counted_as: Option<Piece>,
+) -> Option<Piece> {
+    counted_as.filter(|&piece| {
+        piece != Piece::Striker
+            && !stroke.vision.doubted_flights.is_empty()
+            && missing_after_the_stroke(stroke, rest, piece)
+    })
+}
+
+/// The first disc seen in flight that the count left unnamed left the
+/// board as a `piece` (see [`flight_named_by_the_striker_found`]).
+fn first_unnamed_flight_left_as(stroke: &mut SeenStroke, piece: Piece) {
+    if stroke.vision.doubted_flights.is_empty() {
+        return;
+    }
+    let flight = stroke.vision.doubted_flights.remove(0);
+    let unnamed = unnamed_flight(&flight);
+    stroke
+        .vision
+        .alerts
+        .retain(|note| !(note.message == unnamed && note.t == flight.t));
+    stroke.vision.alerts.push(VisionNote {
+        t: flight.t,
+        message: format!(
+            "a disc seen in flight over the frame at ({:.0}, {:.0}) mm left the board: a {piece}, which the count at rest misses once the striker, followed as a {piece}, is taken out",
+            flight.at.x, flight.at.y
+        ),
+    });
+    stroke.stroke.overboard.push(OverboardPiece {
+        piece,
+        t: Some(flight.t),
+    });
+    stroke
+        .stroke
+        .overboard
+        .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+}
+
 /// Whether the count at rest, with the striker found by its size taken out
 /// of the `piece` kind it was counted as, holds fewer of that kind than
 /// both the count seen before the stroke and the laws' count, less the
@@ -2881,6 +2944,15 @@ fn missing_after_the_stroke(stroke: &SeenStroke, rest: &RestSnapshot, piece: Pie
             .vision
             .laws_before
             .is_none_or(|laws| short(CountSurplus::against(stroke, rest, laws)))
+}
+
+/// The alert on a disc seen in flight over the frame that the count at
+/// rest left unnamed (taken back by [`StrokeMachine::outlines_looked_at`]).
+fn unnamed_flight(flight: &Flight) -> String {
+    format!(
+        "a disc was seen in flight over the frame at ({:.0}, {:.0}) mm, but the count at rest misses no one kind of carromman",
+        flight.at.x, flight.at.y
+    )
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -8039,6 +8111,68 @@ mod tests {
         reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
         assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
+    }
+
+    /// Clip 3569: a disc flies over the frame with no departure seen, and
+    /// the striker rests followed as a black, so the count at rest misses
+    /// only the striker and the flight is left unnamed; once the striker
+    /// is found by its size among the pieces at rest, the count misses a
+    /// black, and the flight was one. With a black more at rest, it was
+    /// not.
+    #[test]
+    fn an_unnamed_flight_leaves_as_the_kind_the_striker_found_at_rest_was_counted_as() {
+        use crate::detect::flight::FrameSighting;
+        let play = |blacks_at_rest: u32| {
+            let mut stroke = stroke_seen_with(2, 2);
+            let mut tracks = vec![
+                track_of(1, Piece::White, Point2::new(-100.0, 0.0)),
+                track_of(2, Piece::White, Point2::new(-50.0, 0.0)),
+                // The striker, followed as a black.
+                track_of(3, Piece::Black, Point2::new(0.0, -200.0)),
+            ];
+            for k in 0..blacks_at_rest {
+                let at = Point2::new(100.0 + 50.0 * f64::from(k), 0.0);
+                tracks.push(track_of(4 + k, Piece::Black, at));
+            }
+            let sighting = FrameSighting {
+                side: Seat::West,
+                centre: Point2::new(-400.0, 48.0),
+                strength: 30.0,
+                luma_change: -5.0,
+            };
+            stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+            let at_rest = at_rest_with(tracks);
+            reconcile_exits(&mut stroke, &at_rest, &[]);
+            assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
+            let mut rest = RestSnapshot::of(&at_rest, None);
+            rest.pieces[2].piece = Piece::Striker;
+            rest.striker_counted_as = Some(Piece::Black);
+            stroke.vision.rest = Some(rest);
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            machine.finished.push(stroke);
+            machine.outlines_looked_at(at_rest.index);
+            machine.finished.pop().unwrap()
+        };
+        let one_black_left = play(1);
+        assert_eq!(
+            one_black_left.stroke.overboard.len(),
+            1,
+            "{:?}",
+            one_black_left.vision.alerts
+        );
+        assert_eq!(one_black_left.stroke.overboard[0].piece, Piece::Black);
+        assert_eq!(one_black_left.stroke.overboard[0].t, Some(2.77));
+        assert!(!one_black_left
+            .vision
+            .alerts
+            .iter()
+            .any(|a| a.message.contains("misses no one kind")));
+        let none_left = play(2);
+        assert!(
+            none_left.stroke.overboard.is_empty(),
+            "{:?}",
+            none_left.stroke
+        );
     }
 
     #[test]
