@@ -772,10 +772,7 @@ impl StrokeMachine {
         if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, striker_counted_as) {
             first_unnamed_flight_left_as(stroke, piece);
         }
-        stroke
-            .stroke
-            .overboard
-            .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+        sort_overboard(stroke);
     }
 
     /// Whether a stroke is under way with every piece lying still in the
@@ -2799,15 +2796,31 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
         if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == piece) {
             *n -= 1;
         }
-        stroke.vision.alerts.push(VisionNote {
-            t: flight.t,
-            message: format!("a disc was seen in flight over the frame at {at}, and the count at rest misses a {piece}: it left the board"),
-        });
-        stroke.stroke.overboard.push(OverboardPiece {
+        flew_off_as(
+            stroke,
+            &flight,
             piece,
-            t: Some(flight.t),
-        });
+            format!("a disc was seen in flight over the frame at {at}, and the count at rest misses a {piece}: it left the board"),
+        );
     }
+    sort_overboard(stroke);
+}
+
+/// The disc seen in `flight` over the frame was a `piece` that left the
+/// board, for the reason `message` gives.
+fn flew_off_as(stroke: &mut SeenStroke, flight: &Flight, piece: Piece, message: String) {
+    stroke.vision.alerts.push(VisionNote {
+        t: flight.t,
+        message,
+    });
+    stroke.stroke.overboard.push(OverboardPiece {
+        piece,
+        t: Some(flight.t),
+    });
+}
+
+/// The stroke's pieces off the board in the order they left.
+fn sort_overboard(stroke: &mut SeenStroke) {
     stroke
         .stroke
         .overboard
@@ -2914,21 +2927,12 @@ fn first_unnamed_flight_left_as(stroke: &mut SeenStroke, piece: Piece) {
         .vision
         .alerts
         .retain(|note| !(note.message == unnamed && note.t == flight.t));
-    stroke.vision.alerts.push(VisionNote {
-        t: flight.t,
-        message: format!(
-            "a disc seen in flight over the frame at ({:.0}, {:.0}) mm left the board: a {piece}, which the count at rest misses once the striker, followed as a {piece}, is taken out",
-            flight.at.x, flight.at.y
-        ),
-    });
-    stroke.stroke.overboard.push(OverboardPiece {
-        piece,
-        t: Some(flight.t),
-    });
-    stroke
-        .stroke
-        .overboard
-        .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
+    let message = format!(
+        "a disc seen in flight over the frame at ({:.0}, {:.0}) mm left the board: a {piece}, which the count at rest misses once the striker, followed as a {piece}, is taken out",
+        flight.at.x, flight.at.y
+    );
+    flew_off_as(stroke, &flight, piece, message);
+    sort_overboard(stroke);
 }
 
 /// Whether the count at rest, with the striker found by its size taken out
