@@ -8095,9 +8095,20 @@ mod tests {
         );
     }
 
+    /// A disc seen over the west frame at 2.77 s while it was watched,
+    /// `luma_change` off the empty frame's shade.
+    fn flew_over_the_west_frame(stroke: &mut SeenStroke, luma_change: f32) {
+        let sighting = crate::detect::flight::FrameSighting {
+            side: Seat::West,
+            centre: Point2::new(-400.0, 48.0),
+            strength: 30.0,
+            luma_change,
+        };
+        stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+    }
+
     #[test]
     fn a_disc_flying_over_the_frame_with_no_departure_seen_leaves_as_the_kind_the_count_misses() {
-        use crate::detect::flight::FrameSighting;
         let mut stroke = stroke_seen_with(2, 2);
         let tracks = vec![
             track_of(1, Piece::White, Point2::new(-100.0, 0.0)),
@@ -8105,13 +8116,7 @@ mod tests {
             track_of(3, Piece::Black, Point2::new(0.0, 0.0)),
             track_of(9, Piece::Striker, Point2::new(0.0, -200.0)),
         ];
-        let sighting = FrameSighting {
-            side: Seat::West,
-            centre: Point2::new(-400.0, 48.0),
-            strength: 30.0,
-            luma_change: -25.0,
-        };
-        stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+        flew_over_the_west_frame(&mut stroke, -25.0);
         reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
         assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
@@ -8125,7 +8130,6 @@ mod tests {
     /// not.
     #[test]
     fn an_unnamed_flight_leaves_as_the_kind_the_striker_found_at_rest_was_counted_as() {
-        use crate::detect::flight::FrameSighting;
         let play = |blacks_at_rest: u32| {
             let mut stroke = stroke_seen_with(2, 2);
             let mut tracks = vec![
@@ -8138,13 +8142,7 @@ mod tests {
                 let at = Point2::new(100.0 + 50.0 * f64::from(k), 0.0);
                 tracks.push(track_of(4 + k, Piece::Black, at));
             }
-            let sighting = FrameSighting {
-                side: Seat::West,
-                centre: Point2::new(-400.0, 48.0),
-                strength: 30.0,
-                luma_change: -5.0,
-            };
-            stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+            flew_over_the_west_frame(&mut stroke, -5.0);
             let at_rest = at_rest_with(tracks);
             reconcile_exits(&mut stroke, &at_rest, &[]);
             assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
