@@ -3328,7 +3328,8 @@ fn followed_the_same_piece(
         // track on the striker's blur that takes the piece the striker
         // hits has its last step with the striker on the striker's spot.
         let went_on_alone = (steady_from(recent.range(i..), lost)
-            || steady_from(recent.range(i + 1..), lost))
+            || steady_from(recent.range(i + 1..), lost)
+            || ran_on_steadily(recent.range(i + 1..), lost))
             && (i + 1..recent.len())
                 .any(|j| apart_by(j).is_some_and(|d| d > PASSED_APART_FRACTION));
         let first_overlap = (0..=i)
@@ -3483,6 +3484,29 @@ fn lying_still_before(
 
 /// Sightings on one spot that show a piece lay still before it was struck.
 const STRUCK_STILL_FRAMES: usize = 4;
+
+/// Whether any three sightings running of `id` over `frames` make two
+/// steps of a steady course, each longer than [`SAME_SPOT_MM`]: a piece
+/// that ran on by itself, whatever its first steps after it met another
+/// did. Clip 3544's break: a black beside another in the pack was
+/// struck, its blurred centre nearer that one's as both set off, and its
+/// first steps then swung as its track settled; it ran on steadily at
+/// 1200 mm/s into the SW pocket, 400 mm from the other, and its pocketing
+/// was withdrawn as the other's twin.
+fn ran_on_steadily<'a>(frames: impl IntoIterator<Item = &'a Positions>, id: TrackId) -> bool {
+    let seen: Vec<&Positions> = frames
+        .into_iter()
+        .filter(|f| f.disc(id).is_some())
+        .collect();
+    seen.windows(3).any(|w| {
+        two_steps([w[0], w[1], w[2]], id).is_some_and(|(first, second)| {
+            let moved = |v: Vector2<f64>, dt: f64| v.norm() * dt > SAME_SPOT_MM;
+            steady_course(first, second)
+                && moved(first, w[1].t - w[0].t)
+                && moved(second, w[2].t - w[1].t)
+        })
+    })
+}
 
 /// Two discs seen nearer than [`ONE_PIECE_FRACTION`] of their radii summed
 /// and later farther apart than this fraction, the lost one going on on a
@@ -7712,6 +7736,83 @@ mod tests {
             shadowed([(130.0, 120.0), (156.0, 160.0), (178.0, 190.0)]),
             Some(TrackId(17))
         );
+    }
+
+    /// Clip 3544's break: black track 2, touching track 8 in the pack, is
+    /// struck; its blurred centre comes within 19 mm of 8's as both set
+    /// off, its track swings for two frames, and then it runs steadily at
+    /// 1200 mm/s into the SW pocket while 8 creeps south 400 mm away. Its
+    /// first steps after the overlap are no steady course, but its later
+    /// ones are: it went on alone, and 8 is no twin of it.
+    #[test]
+    fn a_track_that_ran_on_steadily_after_its_first_steps_swung_is_no_twin() {
+        let lost_path = [
+            (28.0, -16.5),
+            (28.0, -16.5),
+            (28.0, -16.5),
+            (28.0, -16.5),
+            (34.0, -30.0),
+            (30.0, -40.0),
+            (-47.0, -49.0),
+            (-155.0, -148.0),
+            (-182.0, -186.0),
+            (-224.0, -244.0),
+            (-250.0, -274.0),
+            (-280.0, -308.0),
+            (-306.0, -342.0),
+            (-318.0, -348.0),
+        ];
+        let other_path = [
+            (28.0, -48.0),
+            (28.0, -48.0),
+            (28.0, -48.0),
+            (28.0, -48.0),
+            (28.0, -48.0),
+            (30.0, -62.0),
+            (34.0, -68.0),
+            (38.0, -92.0),
+            (40.0, -114.0),
+            (44.0, -134.0),
+            (46.0, -148.0),
+            (48.0, -162.0),
+            (50.0, -172.0),
+            (50.0, -180.0),
+        ];
+        let twin = |lost_path: &[(f64, f64)]| {
+            let recent: VecDeque<Positions> = lost_path
+                .iter()
+                .zip(other_path)
+                .enumerate()
+                .map(|(i, (&lost, other))| {
+                    positions(i as f64 * FRAME_S, vec![(2, lost), (8, other)])
+                })
+                .collect();
+            let resting = vec![track_of(8, Piece::Black, Point2::new(52.0, -188.0))];
+            twin_of(
+                &recent,
+                resting,
+                2,
+                Piece::Black,
+                lost_path[lost_path.len() - 1],
+                Pocket::Sw,
+                16.0 * FRAME_S,
+            )
+        };
+        assert_eq!(twin(&lost_path), None);
+        // Swinging to and fro from the overlap to the last, it never ran
+        // on by itself.
+        let swinging: Vec<(f64, f64)> = lost_path
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| {
+                if i < 5 || i % 2 == 0 {
+                    (x, y)
+                } else {
+                    (x + 60.0, y - 50.0)
+                }
+            })
+            .collect();
+        assert_eq!(twin(&swinging), Some(TrackId(8)));
     }
 
     #[test]
