@@ -2045,6 +2045,11 @@ impl StrokeMachine {
                                     let pocket = pocket_ahead(last_seen, set_off, set_off.norm())?;
                                     Some((pocket, set_off.norm()))
                                 })
+                                .or_else(|| {
+                                    let course = course_before_a_stall(&self.recent, id)?;
+                                    let pocket = pocket_ahead(last_seen, course, course.norm())?;
+                                    Some((pocket, course.norm()))
+                                })
                         } else {
                             // A disc seen knocking it is evidence a hand is not;
                             // so is the piece glimpsed on its way (at a speed
@@ -4275,6 +4280,29 @@ fn two_steps(frames: [&Positions; 3], id: TrackId) -> Option<(Vector2<f64>, Vect
     let [a, b, c] = frames;
     Some((step(a, b)?, step(b, c)?))
 }
+
+/// The velocity (mm/s) of `id`'s steady course over the three sightings
+/// before its last, where the last lies on the spot of the one before
+/// ([`SAME_SPOT_MM`]): a piece running at [`STALL_MIN_SPEED_MM_S`] or more
+/// does not stop dead and then vanish (one stopped dead by a head-on knock
+/// stays in sight), so its last sighting was the tail of its blur left
+/// behind, and it ran on along that course unseen. Clip 3562's last stroke:
+/// a white running at 1230 mm/s for the NW pocket was seen last 1.3 mm from
+/// its sighting before, 53 mm short of the pocket's centre, and its track's
+/// velocity from that step pointed back the way it came.
+fn course_before_a_stall(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
+    let mut seen = sightings_back(recent, id, Sightings::Confirmed);
+    let (d, c, b, a) = (seen.next()?, seen.next()?, seen.next()?, seen.next()?);
+    let (before, last) = (velocity_between(a, b), velocity_between(b, c));
+    ((d.1 - c.1).norm() <= SAME_SPOT_MM
+        && last.norm() >= STALL_MIN_SPEED_MM_S
+        && steady_course(before, last))
+    .then_some(last)
+}
+
+/// Speed (mm/s) of a course from which a piece's last sighting on its
+/// last spot reads as the tail of its blur ([`course_before_a_stall`]).
+const STALL_MIN_SPEED_MM_S: f64 = 600.0;
 
 /// The velocity (mm/s) over the last step of `id`, if it kept a steady
 /// course over its last three sightings in the `recent` frames (see
@@ -7040,6 +7068,45 @@ mod tests {
             );
             assert!(alerted(&twinned[0], "followed on by another track"));
         }
+    }
+
+    /// A stroke struck from north in which a white runs at 1190 mm/s for
+    /// the NW pocket, seen last at frame 19 73 mm short of its centre;
+    /// `stalled_until`: it is seen again on its frame-19 spot up to that
+    /// frame (its blur's tail, as in clip 3562's last stroke).
+    fn white_running_for_the_nw_pocket(stalled_until: u32) -> Vec<SeenStroke> {
+        let white = |i: u32| {
+            Point2::new(-100.0, 100.0) + Vector2::new(-28.0, 28.0) * f64::from(i.clamp(12, 19) - 12)
+        };
+        run((0..60u32).map(move |i| {
+            let striker_at =
+                placed_north() - Vector2::new(0.0, 30.0) * f64::from(i.clamp(9, 14) - 9);
+            let mut discs = vec![disc(Piece::Striker, striker_at)];
+            if i <= 19 {
+                discs.push(disc(Piece::White, white(i)));
+            } else if i <= stalled_until {
+                discs.push(disc(Piece::White, white(19) + Vector2::new(1.0, -0.5)));
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_fast_piece_seen_last_on_its_spot_before_ran_on_along_its_course() {
+        for stalled_until in [19, 20] {
+            let strokes = white_running_for_the_nw_pocket(stalled_until);
+            assert_eq!(strokes.len(), 1);
+            assert_eq!(
+                pockets_of(&strokes[0]),
+                [(Piece::White, Some(Pocket::Nw))],
+                "{stalled_until}: {:?}",
+                strokes[0].vision.alerts
+            );
+        }
+        // Stopped dead there, it stays in sight: it did not go in.
+        let stopped = white_running_for_the_nw_pocket(59);
+        assert_eq!(stopped.len(), 1);
+        assert!(stopped[0].stroke.pocketed.is_empty());
     }
 
     /// Asserts one stroke, `pocketing` its only pocketing, with an alert
