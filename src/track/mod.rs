@@ -246,10 +246,19 @@ impl Track {
     /// pocket, seen black in all nine frames, and the log had a white go
     /// in).
     fn seen_as_on_its_run(&self) -> Option<Piece> {
-        let other = the_other_carromman(self.piece)?;
-        (self.run_frames >= RECOLOUR_RUN_FRAMES
-            && clearly_seen_as(&self.run_votes, self.run_frames, other))
-        .then_some(other)
+        if self.run_frames < RECOLOUR_RUN_FRAMES {
+            return None;
+        }
+        let others: &[Piece] = match self.piece {
+            Piece::White => &[Piece::Black],
+            Piece::Black => &[Piece::White],
+            Piece::Queen => &[Piece::White, Piece::Black],
+            Piece::Striker => &[],
+        };
+        others
+            .iter()
+            .copied()
+            .find(|&other| clearly_seen_as(&self.run_votes, self.run_frames, other))
     }
 
     /// Takes the track for the striker from here on: its size, not its
@@ -287,6 +296,22 @@ fn clearly_seen_as(votes: &[f64; 4], frames: u32, other: Piece) -> bool {
     let carrommen: f64 = votes[..3].iter().sum();
     theirs >= RECOLOUR_SHARE * carrommen && theirs >= RECOLOUR_MIN_MEAN_VOTE * f64::from(frames)
 }
+
+/// Whether `track`, lying still, lies nearer to a confirmed piece resting
+/// in sight (`resting`) than two pieces ever lie: touching carrommen are a
+/// diameter apart, so a disc this near one is part of it (a striker's
+/// rim read as two carromman-sized discs, the spur of a piece's shadow) or
+/// a print beside it, never a piece of its own.
+fn overlaps_a_resting_piece(track: &Track, resting: &[Point2<f64>]) -> bool {
+    track.speed() < AT_REST_MM_S
+        && resting
+            .iter()
+            .any(|&at| (at - track.position).norm() < TOO_NEAR_TO_BE_TWO_MM)
+}
+
+/// Two pieces at rest never lie nearer than this (mm): 0.6 of a
+/// carromman's diameter, as the detector never reports two discs nearer.
+const TOO_NEAR_TO_BE_TWO_MM: f64 = 0.6 * 2.0 * CARROMMAN_RADIUS_MM;
 
 /// Frames a carromman is seen on its run before its colour there may
 /// overrule its track's where it goes from sight
@@ -827,7 +852,7 @@ impl Tracker {
         // for a carromman). Only once the hand has gone may it have been moved.
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
-            let still_under_hand = track.hidden
+            let still_under_hand = (track.hidden || track.speed() < AT_REST_MM_S)
                 && track.piece != Piece::Striker
                 && detections.is_under_a_hand(track.position, track.radius_mm());
             if track_matched[ti] || still_under_hand {
@@ -865,11 +890,21 @@ impl Tracker {
             .iter()
             .any(|t| t.confirmed && t.piece == Piece::Striker);
         let hand_seats = detections.hand_seats();
+        let resting_in_sight: Vec<Point2<f64>> = self
+            .tracks
+            .iter()
+            .zip(&track_matched)
+            .filter(|(t, &matched)| matched && t.confirmed && !t.hidden && t.speed() < AT_REST_MM_S)
+            .map(|(t, _)| t.position)
+            .collect();
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
                     // Confirmed in an earlier frame; nothing new.
-                } else if !track.confirmed && track.seen_in_a_row >= self.options.confirm_frames {
+                } else if !track.confirmed
+                    && track.seen_in_a_row >= self.options.confirm_frames
+                    && !overlaps_a_resting_piece(track, &resting_in_sight)
+                {
                     let found_again = refound(&mut self.recently_lost, track, t);
                     if found_again.is_some_and(|lost| !not_behind(&lost, track.first_seen_at)) {
                         // Clip 2906: a track first seen on a white at rest
@@ -2345,6 +2380,36 @@ mod tests {
     }
 
     #[test]
+    fn a_queen_track_lost_at_a_pocket_goes_as_the_carromman_seen_on_its_run() {
+        // Clip 3623's break: the Queen's track takes a black's run as the
+        // pack breaks and follows it into the NE pocket, seen black all
+        // the way, while the Queen herself comes to rest mid-board.
+        let lost_as = |black_frames: u32| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed_still(&mut tracker, 0..60, &[disc(Piece::Queen, 100.0, 100.0)]);
+            let mut events = Vec::new();
+            for k in 1..=12u32 {
+                let discs = if k <= black_frames + 1 {
+                    let piece = if k == 1 { Piece::Queen } else { Piece::Black };
+                    let run = 100.0 + 25.0 * f64::from(k);
+                    vec![disc(piece, run, run)]
+                } else {
+                    Vec::new()
+                };
+                let index = 59 + u64::from(k);
+                events.extend(feed(&mut tracker, frame(index, discs)).events);
+            }
+            events.iter().find_map(|e| match *e {
+                TrackEvent::Vanished { piece, .. } => Some(piece),
+                _ => None,
+            })
+        };
+        assert_eq!(lost_as(6), Some(Piece::Black));
+        // Seen black too briefly, she is the Queen her track was.
+        assert_eq!(lost_as(3), Some(Piece::Queen));
+    }
+
+    #[test]
     fn a_piece_heading_over_a_pocket_mouth_is_not_bounced() {
         // Seed 101's white at the NW pocket: 89 mm a frame towards the
         // west cushion beside the mouth, where the cushion is cut away.
@@ -3147,6 +3212,80 @@ mod tests {
         let white = tracker.tracks().find(|t| t.piece == Piece::White).unwrap();
         assert!(white.hidden, "{white:?}");
         assert_eq!(white.position, white_at);
+    }
+
+    #[test]
+    fn a_resting_piece_a_hand_comes_over_does_not_leap_to_a_disc_beyond_it() {
+        // Clip 3614: a hand carrying the striker across the board covers a
+        // resting white, and a disc 131 mm away shows the same frame; the
+        // white's track leapt onto it and was lost at 2.8 m/s, read as a
+        // stroke.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let white_at = Point2::new(-86.0, 66.0);
+        for i in 0..3 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, white_at.x, white_at.y)]),
+            );
+        }
+        let hand = Occluder {
+            min: Point2::new(-120.0, 30.0),
+            max: Point2::new(-40.0, 100.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(crate::geometry::Seat::South),
+        };
+        let mut d = frame(3, vec![disc(Piece::White, 30.0, 2.0)]);
+        d.occluders.push(hand);
+        tracker.update(&d);
+        let white = tracker
+            .tracks()
+            .find(|t| t.piece == Piece::White && t.confirmed)
+            .unwrap();
+        assert!(white.hidden, "{white:?}");
+        assert_eq!(white.position, white_at);
+        // Out in the open, with no hand over it, the same disc is a jump.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        for i in 0..3 {
+            feed(
+                &mut tracker,
+                frame(i, vec![disc(Piece::White, white_at.x, white_at.y)]),
+            );
+        }
+        feed(&mut tracker, frame(3, vec![disc(Piece::White, 30.0, 2.0)]));
+        let white = tracker.tracks().find(|t| t.confirmed).unwrap();
+        assert!(
+            (white.position - Point2::new(30.0, 2.0)).norm() < 1.0,
+            "{white:?}"
+        );
+    }
+
+    #[test]
+    fn a_still_disc_nearer_a_resting_piece_than_two_pieces_lie_never_becomes_a_track() {
+        // Clip 3405: the striker at rest read as two whites 13.8 mm apart;
+        // the second, found where a white had just been lost, was taken
+        // for it, and the count had a white too many.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        let white = disc(Piece::White, 221.0, 67.0);
+        let lost = disc(Piece::White, 201.0, 29.0);
+        feed_still(&mut tracker, 0..30, &[white, lost]);
+        // The white at (201, 29) goes from sight.
+        feed_still(&mut tracker, 30..45, &[white]);
+        assert_eq!(tracker.tracks().count(), 1);
+        let beside = disc(Piece::White, 225.0, 80.0);
+        feed_still(&mut tracker, 45..60, &[white, beside]);
+        assert_eq!(
+            tracker.tracks().count(),
+            1,
+            "{:?}",
+            tracker.tracks().collect::<Vec<_>>()
+        );
+        // One a touching piece's width away is found again as the piece lost.
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed_still(&mut tracker, 0..30, &[white, lost]);
+        feed_still(&mut tracker, 30..45, &[white]);
+        let touching = disc(Piece::White, 221.0, 67.0 + 2.0 * CARROMMAN_RADIUS_MM);
+        feed_still(&mut tracker, 45..60, &[white, touching]);
+        assert_eq!(tracker.tracks().count(), 2);
     }
 
     #[test]
