@@ -157,6 +157,10 @@ pub struct RestSnapshot {
     /// counted it as one of that kind.
     #[serde(skip)]
     striker_counted_as: Option<Piece>,
+    /// The radius (mm) the outline of the striker's own track measured
+    /// here, where one rested on the board and its outline was fitted.
+    #[serde(skip)]
+    striker_outline_mm: Option<f64>,
 }
 
 /// The largest outline at rest is the striker's when it measures this much
@@ -172,6 +176,13 @@ const STRIKER_OVER_THE_NEXT_MM: f64 = 0.8;
 /// (mm) of the one looked for at a carromman's: the same edge, not a
 /// neighbour's or a print's farther out.
 const OUTLINES_AGREE_MM: f64 = 1.0;
+
+/// Where the striker's own outline was measured at rest before (the
+/// median of those measurements), one found by its size measures within
+/// this (mm) of it: over the dev clips the striker's own measurements
+/// varied by a median 0.2 mm within a clip, and the carrommen taken for it
+/// measured 0.9-1.6 mm off.
+const STRIKER_SIZE_KNOWN_WITHIN_MM: f64 = 1.2;
 
 /// Fewer outlines measured than this and there is no median to judge by.
 const STRIKER_BY_SIZE_MIN_OUTLINES: usize = 5;
@@ -217,6 +228,7 @@ impl RestSnapshot {
             refined: 0,
             seen: frame.tracks.iter().map(|track| track.position).collect(),
             striker_counted_as: None,
+            striker_outline_mm: None,
         }
     }
 
@@ -233,6 +245,7 @@ impl RestSnapshot {
         top_view: &TopView,
         shift: Shift,
         viewpoint: Option<Point3<f64>>,
+        striker_measured_mm: Option<f64>,
     ) {
         let Ok(grey) = GrayImage::from_frame(frame, 0.0) else {
             return;
@@ -268,12 +281,22 @@ impl RestSnapshot {
                 continue;
             };
             *fitted = Some(outline);
+            if resting.piece == Piece::Striker && !over_a_base_circle(outline.centre) {
+                self.striker_outline_mm = Some(outline.radius_mm);
+            }
             let at = viewpoint.map_or(outline.centre, |v| stand_on_the_board(outline.centre, v));
             *resting = RestingPiece::at(resting.piece, at);
             self.refined += 1;
         }
         if striker_sought {
-            self.find_the_striker_by_size(&grey, top_view, shift, viewpoint, &outlines);
+            self.find_the_striker_by_size(
+                &grey,
+                top_view,
+                shift,
+                viewpoint,
+                &outlines,
+                striker_measured_mm,
+            );
         }
     }
 
@@ -287,6 +310,7 @@ impl RestSnapshot {
         shift: Shift,
         viewpoint: Option<Point3<f64>>,
         outlines: &[Option<FittedOutline>],
+        striker_measured_mm: Option<f64>,
     ) {
         let mut measured: Vec<(usize, FittedOutline)> = outlines
             .iter()
@@ -314,6 +338,15 @@ impl RestSnapshot {
             return;
         };
         if (again.radius_mm - radius).abs() > OUTLINES_AGREE_MM {
+            return;
+        }
+        // Clip 3617: the striker, measured at 19.3-19.5 mm at rest on the
+        // board before, went into the SW pocket, and a black lying on the
+        // east base lines measured 21.0 mm: the largest by far, but not the
+        // striker's size.
+        if striker_measured_mm
+            .is_some_and(|known| (again.radius_mm - known).abs() > STRIKER_SIZE_KNOWN_WITHIN_MM)
+        {
             return;
         }
         let at = viewpoint.map_or(again.centre, |v| stand_on_the_board(again.centre, v));
@@ -592,6 +625,9 @@ pub struct StrokeMachine {
     recent: VecDeque<Positions>,
     /// How each track has moved lately.
     motions: HashMap<TrackId, Motion>,
+    /// The radii (mm) the striker's own outline measured at the rests so
+    /// far where its track lay on the board.
+    striker_outlines_mm: Vec<f64>,
 }
 
 impl StrokeMachine {
@@ -606,6 +642,7 @@ impl StrokeMachine {
             overboard_tracks: Vec::new(),
             hand_seat: None,
             most_seen_since_rest: None,
+            striker_outlines_mm: Vec::new(),
             set_out_for_the_break: false,
             last_seat: None,
             seat_unsure: false,
@@ -642,6 +679,15 @@ impl StrokeMachine {
         self.viewpoint
     }
 
+    /// The median radius (mm) the striker's own outline measured at the
+    /// rests so far where its track lay on the board, if any did: what a
+    /// piece taken for the striker by its size must measure.
+    pub fn striker_measured_mm(&self) -> Option<f64> {
+        let mut radii = self.striker_outlines_mm.clone();
+        radii.sort_by(f64::total_cmp);
+        radii.get(radii.len() / 2).copied()
+    }
+
     /// Strokes finished so far (a late pocketing may still be added to the last).
     pub fn finished(&self) -> &[SeenStroke] {
         &self.finished
@@ -671,6 +717,15 @@ impl StrokeMachine {
     /// Each does only once the count no longer holds more of the kind than
     /// the count before less the departures kept ([`CountSurplus`]).
     pub fn outlines_looked_at(&mut self, index: u64) {
+        if let Some(radius) = self
+            .finished
+            .last()
+            .and_then(|stroke| stroke.vision.rest.as_ref())
+            .filter(|rest| rest.frame == index)
+            .and_then(|rest| rest.striker_outline_mm)
+        {
+            self.striker_outlines_mm.push(radius);
+        }
         let Some((stroke, earlier)) = self.finished.split_last_mut() else {
             return;
         };
@@ -8439,16 +8494,24 @@ mod tests {
         pocketed: Vec<PocketedPiece>,
     ) -> SeenStroke {
         // A little off, as the 2 mm top view leaves it.
-        disc_followed_off_its_centre(radius, whites_before, pocketed, Vector2::new(1.1, -0.8))
+        disc_followed_off_its_centre(
+            radius,
+            whites_before,
+            pocketed,
+            Vector2::new(1.1, -0.8),
+            None,
+        )
     }
 
     /// As [`disc_at_rest_followed_as_a_white_after`], with the white's
-    /// track `off` the disc's centre (mm).
+    /// track `off` the disc's centre (mm), and the striker's own outline
+    /// measured at `striker_measured` (mm) at rests before, if it was.
     fn disc_followed_off_its_centre(
         radius: f64,
         whites_before: u32,
         pocketed: Vec<PocketedPiece>,
         off: Vector2<f64>,
+        striker_measured: Option<f64>,
     ) -> SeenStroke {
         let carrommen = [
             (Piece::White, -150.0, 60.0),
@@ -8484,7 +8547,7 @@ mod tests {
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
         stroke.stroke.pocketed = pocketed;
         let mut rest = RestSnapshot::of(&at_rest, None);
-        rest.refine(&image, &view, Shift::NONE, None);
+        rest.refine(&image, &view, Shift::NONE, None, striker_measured);
         stroke.vision.rest = Some(rest);
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
         machine.finished.push(stroke);
@@ -8541,6 +8604,46 @@ mod tests {
             "{:?}",
             stroke.vision.alerts
         );
+    }
+
+    #[test]
+    fn a_piece_found_by_its_size_must_measure_what_the_striker_measured_before() {
+        // Clip 3617: the striker, measured at 19.3-19.5 mm at rest before,
+        // went into the SW pocket; a black on the east base lines measured
+        // 21.0 mm, stood out, and was taken for the striker at rest.
+        let counted_as = |measured: Option<f64>| {
+            let stroke = disc_followed_off_its_centre(
+                STRIKER_RADIUS_MM,
+                6,
+                Vec::new(),
+                Vector2::new(1.1, -0.8),
+                measured,
+            );
+            stroke.vision.rest.and_then(|rest| rest.striker_counted_as)
+        };
+        assert_eq!(counted_as(None), Some(Piece::White));
+        assert_eq!(
+            counted_as(Some(STRIKER_RADIUS_MM - 0.5)),
+            Some(Piece::White)
+        );
+        assert_eq!(counted_as(Some(STRIKER_RADIUS_MM - 2.0)), None);
+        assert_eq!(counted_as(Some(STRIKER_RADIUS_MM + 2.0)), None);
+    }
+
+    #[test]
+    fn the_striker_s_own_outline_is_measured_at_rest_for_finding_it_by_its_size_later() {
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        assert_eq!(machine.striker_measured_mm(), None);
+        for (index, radius) in [(10, 19.3), (20, 19.5), (30, 23.0)] {
+            let mut rest = RestSnapshot::of(&frame_with(index, Vec::new(), Vec::new()), None);
+            rest.striker_outline_mm = Some(radius);
+            let mut stroke = stroke_seen(SeenCount::default());
+            stroke.vision.rest = Some(rest);
+            machine.finished.push(stroke);
+            machine.outlines_looked_at(u64::from(index));
+        }
+        // The median: one odd measurement does not move it.
+        assert_eq!(machine.striker_measured_mm(), Some(19.5));
     }
 
     #[test]
@@ -8626,7 +8729,7 @@ mod tests {
         // Clip 3099: the striker at rest followed as a black 8 mm off its
         // centre, farther than an outline fitted from there may move.
         let off = Vector2::new(-5.0, 5.0);
-        let stroke = disc_followed_off_its_centre(STRIKER_RADIUS_MM, 6, Vec::new(), off);
+        let stroke = disc_followed_off_its_centre(STRIKER_RADIUS_MM, 6, Vec::new(), off, None);
         let rest = stroke.vision.rest.as_ref().unwrap();
         assert_eq!(rest.striker_counted_as, Some(Piece::White), "{rest:?}");
         let striker = rest.pieces.iter().find(|p| p.piece == Piece::Striker);
@@ -8641,7 +8744,7 @@ mod tests {
             stroke.vision.alerts
         );
         // A carromman followed as far off is no striker.
-        let stroke = disc_followed_off_its_centre(CARROMMAN_RADIUS_MM, 6, Vec::new(), off);
+        let stroke = disc_followed_off_its_centre(CARROMMAN_RADIUS_MM, 6, Vec::new(), off, None);
         let rest = stroke.vision.rest.as_ref().unwrap();
         assert_eq!(rest.striker_counted_as, None, "{rest:?}");
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);

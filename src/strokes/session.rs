@@ -743,8 +743,15 @@ impl ClipTracker {
             self.settled = Some((frame.index, shift, image));
         }
         let viewpoint = self.machine.viewpoint();
+        let striker_measured = self.machine.striker_measured_mm();
         if let Some(rest) = self.machine.rest_taken_on(frame.index) {
-            rest.refine(&frame.image, &self.top_view, shift, viewpoint);
+            rest.refine(
+                &frame.image,
+                &self.top_view,
+                shift,
+                viewpoint,
+                striker_measured,
+            );
             self.machine.outlines_looked_at(frame.index);
         }
         Ok(FrameStep { tracks, struck })
@@ -861,13 +868,14 @@ fn finish_machine(
     top_view: &TopView,
 ) -> Vec<SeenStroke> {
     let viewpoint = machine.viewpoint();
+    let striker_measured = machine.striker_measured_mm();
     let mut strokes = machine.finish();
     let rest = strokes
         .last_mut()
         .and_then(|stroke| stroke.vision.rest.as_mut());
     if let (Some(rest), Some((index, shift, image))) = (rest, settled) {
         if rest.frame == index && rest.refined == 0 {
-            rest.refine(&image, top_view, shift, viewpoint);
+            rest.refine(&image, top_view, shift, viewpoint, striker_measured);
         }
     }
     strokes
