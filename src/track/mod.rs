@@ -238,8 +238,9 @@ impl Track {
         clearly_seen_as(&self.rest_votes, self.rest_frames, other)
     }
 
-    /// The other carromman the piece was seen as, clearly and all along,
-    /// on its run since it last set off, if it was followed far enough:
+    /// The carromman other than its own the piece was seen as (white or
+    /// black, for a carromman or the Queen), clearly and all along, on its
+    /// run since it last set off, if it was followed far enough:
     /// tracks cross in a melee, and a track that took over another piece's
     /// run shows that piece's colour (clip 3464's break: a white's track
     /// took a black's blur as the two parted and followed it into the NE
@@ -850,6 +851,9 @@ impl Tracker {
         // (the first pass looked for it where it lay): a disc leaping away
         // from the hand is the striker it just flicked (blurred, it can pass
         // for a carromman). Only once the hand has gone may it have been moved.
+        // So too for one lying still that a hand covers from this frame on
+        // (clip 3614: a hand carrying the striker came over a white, and
+        // the white's track leapt 131 mm to a disc beyond it).
         let mut pairs = Vec::new();
         for (ti, track) in self.tracks.iter().enumerate() {
             let still_under_hand = (track.hidden || track.speed() < AT_REST_MM_S)
@@ -2348,35 +2352,36 @@ mod tests {
         assert_eq!(queen_after(3.0), Some(Point2::new(-2.0, -102.0)));
     }
 
+    /// The piece the track of a `resting` piece goes from sight as, once
+    /// it set off and `black_frames` of its run were seen black.
+    fn lost_after_a_black_run(resting: Piece, black_frames: u32) -> Option<Piece> {
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed_still(&mut tracker, 0..60, &[disc(resting, 100.0, 100.0)]);
+        let mut events = Vec::new();
+        for k in 1..=12u32 {
+            let discs = if k <= black_frames + 1 {
+                let piece = if k == 1 { resting } else { Piece::Black };
+                let run = 100.0 + 25.0 * f64::from(k);
+                vec![disc(piece, run, run)]
+            } else {
+                Vec::new()
+            };
+            let index = 59 + u64::from(k);
+            events.extend(feed(&mut tracker, frame(index, discs)).events);
+        }
+        events.iter().find_map(|e| match *e {
+            TrackEvent::Vanished { piece, .. } => Some(piece),
+            _ => None,
+        })
+    }
+
     #[test]
     fn a_track_lost_at_a_pocket_goes_as_the_colour_seen_on_its_run() {
         // Clip 3464's break: a white's track takes a black's run as the
-        // two part, and follows it into the NE pocket. Returns the piece
-        // its track goes from sight as after `black_frames` of the run are
-        // seen black.
-        let lost_as = |black_frames: u32| {
-            let mut tracker = Tracker::new(TrackerOptions::default());
-            feed_still(&mut tracker, 0..60, &[disc(Piece::White, 100.0, 100.0)]);
-            let mut events = Vec::new();
-            for k in 1..=12u32 {
-                let discs = if k <= black_frames + 1 {
-                    let piece = if k == 1 { Piece::White } else { Piece::Black };
-                    let run = 100.0 + 25.0 * f64::from(k);
-                    vec![disc(piece, run, run)]
-                } else {
-                    Vec::new()
-                };
-                let index = 59 + u64::from(k);
-                events.extend(feed(&mut tracker, frame(index, discs)).events);
-            }
-            events.iter().find_map(|e| match *e {
-                TrackEvent::Vanished { piece, .. } => Some(piece),
-                _ => None,
-            })
-        };
-        assert_eq!(lost_as(6), Some(Piece::Black));
+        // two part, and follows it into the NE pocket.
+        assert_eq!(lost_after_a_black_run(Piece::White, 6), Some(Piece::Black));
         // Seen black too briefly, it is the white its track was.
-        assert_eq!(lost_as(3), Some(Piece::White));
+        assert_eq!(lost_after_a_black_run(Piece::White, 3), Some(Piece::White));
     }
 
     #[test]
@@ -2384,29 +2389,9 @@ mod tests {
         // Clip 3623's break: the Queen's track takes a black's run as the
         // pack breaks and follows it into the NE pocket, seen black all
         // the way, while the Queen herself comes to rest mid-board.
-        let lost_as = |black_frames: u32| {
-            let mut tracker = Tracker::new(TrackerOptions::default());
-            feed_still(&mut tracker, 0..60, &[disc(Piece::Queen, 100.0, 100.0)]);
-            let mut events = Vec::new();
-            for k in 1..=12u32 {
-                let discs = if k <= black_frames + 1 {
-                    let piece = if k == 1 { Piece::Queen } else { Piece::Black };
-                    let run = 100.0 + 25.0 * f64::from(k);
-                    vec![disc(piece, run, run)]
-                } else {
-                    Vec::new()
-                };
-                let index = 59 + u64::from(k);
-                events.extend(feed(&mut tracker, frame(index, discs)).events);
-            }
-            events.iter().find_map(|e| match *e {
-                TrackEvent::Vanished { piece, .. } => Some(piece),
-                _ => None,
-            })
-        };
-        assert_eq!(lost_as(6), Some(Piece::Black));
+        assert_eq!(lost_after_a_black_run(Piece::Queen, 6), Some(Piece::Black));
         // Seen black too briefly, she is the Queen her track was.
-        assert_eq!(lost_as(3), Some(Piece::Queen));
+        assert_eq!(lost_after_a_black_run(Piece::Queen, 3), Some(Piece::Queen));
     }
 
     #[test]
