@@ -626,7 +626,7 @@ pub struct StrokeMachine {
     /// How each track has moved lately.
     motions: HashMap<TrackId, Motion>,
     /// The radii (mm) the striker's own outline measured at the rests so
-    /// far where its track lay on the board.
+    /// far where its track lay on the board, smallest first.
     striker_outlines_mm: Vec<f64>,
 }
 
@@ -683,8 +683,7 @@ impl StrokeMachine {
     /// rests so far where its track lay on the board, if any did: what a
     /// piece taken for the striker by its size must measure.
     pub fn striker_measured_mm(&self) -> Option<f64> {
-        let mut radii = self.striker_outlines_mm.clone();
-        radii.sort_by(f64::total_cmp);
+        let radii = &self.striker_outlines_mm;
         radii.get(radii.len() / 2).copied()
     }
 
@@ -724,7 +723,10 @@ impl StrokeMachine {
             .filter(|rest| rest.frame == index)
             .and_then(|rest| rest.striker_outline_mm)
         {
-            self.striker_outlines_mm.push(radius);
+            // Kept in order, so the median asked for every frame is a
+            // lookup.
+            let at = self.striker_outlines_mm.partition_point(|&r| r < radius);
+            self.striker_outlines_mm.insert(at, radius);
         }
         let Some((stroke, earlier)) = self.finished.split_last_mut() else {
             return;

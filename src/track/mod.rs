@@ -247,18 +247,12 @@ impl Track {
     /// pocket, seen black in all nine frames, and the log had a white go
     /// in).
     fn seen_as_on_its_run(&self) -> Option<Piece> {
-        if self.run_frames < RECOLOUR_RUN_FRAMES {
+        if self.piece == Piece::Striker || self.run_frames < RECOLOUR_RUN_FRAMES {
             return None;
         }
-        let others: &[Piece] = match self.piece {
-            Piece::White => &[Piece::Black],
-            Piece::Black => &[Piece::White],
-            Piece::Queen => &[Piece::White, Piece::Black],
-            Piece::Striker => &[],
-        };
-        others
-            .iter()
-            .copied()
+        [Piece::White, Piece::Black]
+            .into_iter()
+            .filter(|&other| other != self.piece)
             .find(|&other| clearly_seen_as(&self.run_votes, self.run_frames, other))
     }
 
@@ -894,13 +888,26 @@ impl Tracker {
             .iter()
             .any(|t| t.confirmed && t.piece == Piece::Striker);
         let hand_seats = detections.hand_seats();
-        let resting_in_sight: Vec<Point2<f64>> = self
+        // Only in a frame where a tentative track is due to be confirmed
+        // (most frames none is) are the resting pieces gathered.
+        let confirm_frames = self.options.confirm_frames;
+        let due_to_confirm = self
             .tracks
             .iter()
             .zip(&track_matched)
-            .filter(|(t, &matched)| matched && t.confirmed && !t.hidden && t.speed() < AT_REST_MM_S)
-            .map(|(t, _)| t.position)
-            .collect();
+            .any(|(t, &matched)| matched && !t.confirmed && t.seen_in_a_row >= confirm_frames);
+        let resting_in_sight: Vec<Point2<f64>> = if due_to_confirm {
+            self.tracks
+                .iter()
+                .zip(&track_matched)
+                .filter(|(t, &matched)| {
+                    matched && t.confirmed && !t.hidden && t.speed() < AT_REST_MM_S
+                })
+                .map(|(t, _)| t.position)
+                .collect()
+        } else {
+            Vec::new()
+        };
         for (ti, track) in self.tracks.iter_mut().enumerate() {
             if track_matched[ti] {
                 if track.confirmed && track.seen_in_a_row == self.options.confirm_frames {
