@@ -147,12 +147,19 @@ pub fn fit_outline_of(
 /// a print or a neighbour beside it.
 const OUTLINE_SEEDS_MM: f64 = 8.0;
 
+/// A ring of seeds halfway out: a fit reaches only [`EDGE_INSIDE_MM`] inside
+/// the outline from its seed, so a centre 4 mm off lies beyond the fit from
+/// `at` on its near side and beyond those from the outer seeds on theirs
+/// (clip 3643: a black on the centre star followed 4 mm off its centre
+/// showed no outline from any of the seven, and was dropped as a print).
+const OUTLINE_INNER_SEEDS_MM: f64 = 4.0;
+
 /// An outline found this far (mm) from the point is still its piece's.
 const OUTLINE_REACH_MM: f64 = 9.0;
 
 /// The disc outline of about `radius_mm` nearest `at` on the camera frame,
-/// within [`OUTLINE_REACH_MM`] of it, looked for from `at` and six points
-/// round it ([`OUTLINE_SEEDS_MM`] away): a track's centre can lie off its
+/// within [`OUTLINE_REACH_MM`] of it, looked for from `at` and twelve points
+/// round it ([`outline_seeds`]): a track's centre can lie off its
 /// piece by more than a fit from it reaches (clip 3099: the striker at
 /// rest, followed as a black 8 mm off its centre).
 pub fn fit_outline_near(
@@ -168,16 +175,22 @@ pub fn fit_outline_near(
         .min_by(|a, b| (a.centre - at).norm().total_cmp(&(b.centre - at).norm()))
 }
 
-/// `at` itself, then six points round it [`OUTLINE_SEEDS_MM`] away.
+/// `at` itself, then six points round it [`OUTLINE_INNER_SEEDS_MM`] away
+/// (between the outer ones' bearings), then six [`OUTLINE_SEEDS_MM`] away.
 fn outline_seeds() -> impl Iterator<Item = Vector2<f64>> {
-    std::iter::once(Vector2::zeros()).chain((0..6).map(|k| {
-        let angle = f64::from(k) * std::f64::consts::FRAC_PI_3;
-        Vector2::new(angle.cos(), angle.sin()) * OUTLINE_SEEDS_MM
-    }))
+    let ring = |distance: f64, turn: f64| {
+        (0..6).map(move |k| {
+            let angle = (f64::from(k) + turn) * std::f64::consts::FRAC_PI_3;
+            Vector2::new(angle.cos(), angle.sin()) * distance
+        })
+    };
+    std::iter::once(Vector2::zeros())
+        .chain(ring(OUTLINE_INNER_SEEDS_MM, 0.5))
+        .chain(ring(OUTLINE_SEEDS_MM, 0.0))
 }
 
 /// Whether a disc's outline of one of `radii_mm` shows on the camera frame
-/// within [`OUTLINE_REACH_MM`] of `at`, looked for from `at` and six points
+/// within [`OUTLINE_REACH_MM`] of `at`, looked for from `at` and twelve points
 /// round it: a piece shows one there, a print on the board does not.
 pub fn outline_near(
     frame: &GrayImage,
@@ -482,6 +495,17 @@ pub(crate) fn camera_and_frame(
     discs: &[(Point2<f64>, f64)],
     arm_north_of: Option<f64>,
 ) -> (crate::sim::camera::Camera, Mat) {
+    camera_and_frame_on_print(discs, arm_north_of, |_| false)
+}
+
+/// As [`camera_and_frame`], the board dark too (a print, darker still than
+/// the discs: an edge far fainter than the wood's) where `print` says.
+#[cfg(test)]
+fn camera_and_frame_on_print(
+    discs: &[(Point2<f64>, f64)],
+    arm_north_of: Option<f64>,
+    print: impl Fn(Point2<f64>) -> bool,
+) -> (crate::sim::camera::Camera, Mat) {
     let camera = crate::detect::test_camera();
     let mut bytes = vec![0u8; 1280 * 720 * 3];
     for row in 0..720 {
@@ -498,6 +522,8 @@ pub(crate) fn camera_and_frame(
                 let on_arm = arm_north_of.is_some_and(|north| board.y > north);
                 if on_disc || on_arm {
                     dark += 1.0 / 9.0;
+                } else if print(board) {
+                    dark += 1.1 / 9.0;
                 }
             }
             let grey = (200.0 - 160.0 * dark) as u8;
@@ -576,6 +602,41 @@ mod tests {
         let refined =
             refine_centre(&frame, &view, Shift::NONE, tracked, CARROMMAN_RADIUS_MM).unwrap();
         assert!((refined - disc).norm() < 0.1, "{refined} for {disc}");
+    }
+
+    #[test]
+    fn a_disc_mostly_on_a_dark_print_shows_its_outline_from_a_point_4_mm_off() {
+        // A black on the centre star (clip 3643): the print round the west
+        // of it, under 117 degrees each way, leaves an edge too faint to
+        // count; the track lies 4 mm east of the piece's centre. From there
+        // and from the six points 8 mm round it, no outline was found.
+        let disc = Point2::new(20.0, 5.0);
+        let on_print = |p: Point2<f64>| {
+            let v = p - disc;
+            v.norm() < 60.0 && v.y.atan2(-v.x).abs() < 0.65 * std::f64::consts::PI
+        };
+        let (camera, frame) =
+            camera_and_frame_on_print(&[(disc, CARROMMAN_RADIUS_MM)], None, on_print);
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let grey = GrayImage::from_frame(&frame, 0.0).unwrap();
+        let tracked = disc + Vector2::new(4.0, 0.0);
+        assert!(outline_near(
+            &grey,
+            &view,
+            Shift::NONE,
+            tracked,
+            &[CARROMMAN_RADIUS_MM]
+        ));
+        // The print alone shows none.
+        let (_, bare) = camera_and_frame_on_print(&[], None, on_print);
+        let bare = GrayImage::from_frame(&bare, 0.0).unwrap();
+        assert!(!outline_near(
+            &bare,
+            &view,
+            Shift::NONE,
+            tracked,
+            &[CARROMMAN_RADIUS_MM]
+        ));
     }
 
     #[test]
