@@ -1008,6 +1008,17 @@ impl StrokeMachine {
         if let (None, false, Some(hand)) = (struck, self.in_motion(), striking_hand) {
             if let Some(piece) = self.struck_off_unseen(frame) {
                 struck = self.start_unseen_strike(frame, piece, Some(hand));
+            } else if let Some((piece, launched_t, seat)) =
+                self.knocked_from_under_a_hand(frame, hand)
+            {
+                struck = self.start_unseen_strike(frame, piece, Some(seat));
+                // Seen running on a steady course for frames already, as a
+                // ghost's one jump never is: no flicker to take back when
+                // it goes from sight into a pocket the frame after.
+                self.unseen_launch = None;
+                if let Some(current) = self.current.as_mut() {
+                    current.stroke.t = Some(launched_t);
+                }
             }
         }
         if let Phase::Placed { seat, .. } = self.phase {
@@ -1285,6 +1296,73 @@ impl StrokeMachine {
                         }))
             })
             .max_by(|a, b| a.speed().total_cmp(&b.speed()))
+    }
+
+    /// A carromman or the Queen never seen lying still, running on a
+    /// steady course since it came into sight, not drawn back towards the
+    /// player of the arm over the board (`hand`), whose way back from where
+    /// it came into sight leads to where a piece of its kind lay hidden
+    /// under a hand the frame before: the striker, placed under the hand,
+    /// knocked that piece out from under it (clip 3652: the striker, set
+    /// down unseen under the north hand, knocked a black beside it into the
+    /// NW pocket; the black came into sight already running, between the
+    /// base lines and the player, where no launch rule looks). With the
+    /// time it left that spot, from its speed, and the seat struck from:
+    /// the one whose side the spot lies nearest, where that player's arm
+    /// was over the board just now (the hand the striker lay under), else
+    /// `hand`'s.
+    fn knocked_from_under_a_hand<'f>(
+        &self,
+        frame: &'f TrackFrame,
+        hand: Seat,
+    ) -> Option<(&'f Track, f64, Seat)> {
+        let (track, (left_t, spot)) = frame
+            .tracks
+            .iter()
+            .filter(|t| {
+                t.piece != Piece::Striker
+                    && self.sliding_since_first_seen(t)
+                    && t.velocity.dot(&inward(hand)) > -DRAWN_BACK_COS * t.speed()
+            })
+            .filter_map(|t| Some((t, self.left_from_under_a_hand(t)?)))
+            .max_by(|a, b| a.0.speed().total_cmp(&b.0.speed()))?;
+        let seat = Seat::TURN_ORDER
+            .into_iter()
+            .min_by(|&a, &b| {
+                rotate_from_seat(spot, a)
+                    .y
+                    .total_cmp(&rotate_from_seat(spot, b).y)
+            })
+            .filter(|&seat| self.arm_seen_lately(seat, frame.t))
+            .unwrap_or(hand);
+        Some((track, left_t, seat))
+    }
+
+    /// When `t` left the spot under a hand its way back leads to (see
+    /// [`Self::knocked_from_under_a_hand`]), and where that was, if it
+    /// leads to one.
+    fn left_from_under_a_hand(&self, t: &Track) -> Option<(f64, Point2<f64>)> {
+        let recent = &self.recent;
+        let (first, born_at) = recent
+            .iter()
+            .enumerate()
+            .find_map(|(i, f)| Some((i, f.sighting(t.id)?)))?;
+        let before = recent.get(first.checked_sub(1)?)?;
+        let heading = (t.position - born_at).try_normalize(1e-9)?;
+        let speed = t.speed();
+        before
+            .hidden
+            .iter()
+            .filter(|&&(other, _, piece)| other != t.id && piece == t.piece)
+            .filter_map(|&(_, spot, _)| {
+                let back = spot - born_at;
+                let behind = -back.dot(&heading);
+                let aside = (back + heading * behind).norm();
+                (behind > 0.0 && behind <= UNDER_THE_HAND_REACH_MM && aside <= CARROMMAN_RADIUS_MM)
+                    .then_some((behind, spot))
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(behind, spot)| (recent[first].t - behind / speed, spot))
     }
 
     /// Whether `t` was first seen (tentative or confirmed) within a
@@ -1811,10 +1889,17 @@ impl StrokeMachine {
             .filter(|t| t.seen_this_frame() && !t.hidden)
             .map(|t| (t.id, t.position, t.radius_mm()))
             .collect();
+        let hidden = frame
+            .tracks
+            .iter()
+            .filter(|t| t.hidden && t.piece != Piece::Striker)
+            .map(|t| (t.id, t.position, t.piece))
+            .collect();
         self.recent.push_back(Positions {
             t: frame.t,
             discs: seen,
             tentative: frame.tentative.clone(),
+            hidden,
         });
     }
 
@@ -2106,6 +2191,25 @@ impl StrokeMachine {
                                     let course = course_before_a_stall(&self.recent, id)?;
                                     let pocket = pocket_ahead(last_seen, course, course.norm())?;
                                     Some((pocket, course.norm()))
+                                })
+                                .or_else(|| {
+                                    // Knocked from rest and seen moving in
+                                    // one frame only, its step pulled by the
+                                    // blob of what knocked it, it shows no
+                                    // course of its own; a glimpse of it on
+                                    // its way does, as for a slow one (clip
+                                    // 3613: a black knocked at the NW
+                                    // pocket, last seen 9 mm from where it
+                                    // lay, towards the striker, then only as
+                                    // a disc never confirmed 28 mm on). Not
+                                    // one already running: a disc beyond it
+                                    // is as likely itself slowing down (clip
+                                    // 3591).
+                                    (piece != Piece::Striker
+                                        && knocked_from_rest(&self.recent, id).is_some())
+                                    .then(|| glimpsed_leaving(&self.recent, frame, id, last_seen))
+                                    .flatten()
+                                    .map(|pocket| (pocket, f64::INFINITY))
                                 })
                         } else {
                             // A disc seen knocking it is evidence a hand is not;
@@ -4048,6 +4152,9 @@ struct Positions {
     discs: Vec<(TrackId, Point2<f64>, f64)>,
     /// Tentative tracks seen: the first sightings of tracks confirmed later.
     tentative: Vec<(TrackId, Point2<f64>)>,
+    /// Carrommen and the Queen hidden under a hand: where they lay, and
+    /// what their tracks read them as.
+    hidden: Vec<(TrackId, Point2<f64>, Piece)>,
 }
 
 impl Positions {
@@ -4522,12 +4629,27 @@ fn where_it_went(
             0.0
         }
     });
-    if crossed != [0.0; 2] {
-        Exit::Edge(crossed)
-    } else {
-        Exit::Nowhere
+    if crossed == [0.0; 2] {
+        return Exit::Nowhere;
     }
+    // A fast piece covers more than a pocket's width in a frame: one whose
+    // way over its next frame, out past the edge, passes over a pocket's
+    // hole went in there before it could reach the frame, though neither
+    // end of that way lies near the hole (clip 3433: a black at 3.2 m/s
+    // lost 61 mm from the SW pocket's centre, bound 56 mm beyond it, its
+    // way passing 26 mm from it).
+    Pocket::ALL
+        .into_iter()
+        .find(|&pocket| {
+            segment_distance(pocket_centre(pocket), last_seen, heading_to) <= POCKET_PASSED_OVER_MM
+        })
+        .map_or(Exit::Edge(crossed), Exit::Pocket)
 }
+
+/// A piece whose centre passes this near (mm) a pocket's centre passes over
+/// its hole: the hole's radius, and a little for the heading read off the
+/// last two sightings of a blur.
+const POCKET_PASSED_OVER_MM: f64 = POCKET_RADIUS_MM + 0.5 * CARROMMAN_RADIUS_MM;
 
 /// Whether `id`'s last two steps in the `recent` frames, its tentative
 /// sightings included, both ran at a side of the frame it `crossed`
@@ -4654,6 +4776,11 @@ fn contact_slack_mm(striker_speed: f64) -> f64 {
 /// A striker running at least this fast (mm/s) is read off its blur (see
 /// [`contact_slack_mm`]).
 const BLURRED_STRIKER_MM_S: f64 = 1_000.0;
+
+/// How far (mm) a carromman knocked out from under a hand may have run
+/// unseen before it came into sight: the hand and arm over it hide a
+/// stretch that long (see [`StrokeMachine::knocked_from_under_a_hand`]).
+const UNDER_THE_HAND_REACH_MM: f64 = 250.0;
 
 /// A carromman launched with no striker seen slower than this (mm/s) is
 /// seen again in the next frame if it was truly hit: a faster one may blur
@@ -5048,6 +5175,65 @@ mod tests {
         assert_eq!(strokes[0].stroke.seat, Seat::South);
     }
 
+    /// North's striker, set down under the hand beside a black on north's
+    /// lines, knocks the black out from under it; the black comes into
+    /// sight already running, between the lines and the player, while
+    /// south's arm is the one seen alone over the board (clip 3652).
+    /// Its run lies `aside` mm to the left of the line through where it lay.
+    fn black_knocked_from_under_north_s_hand(heading: Vector2<f64>, aside: f64) -> Vec<SeenStroke> {
+        let (black, striker) = (Point2::new(-113.0, 265.0), Point2::new(-54.0, 251.0));
+        let hand = Occluder {
+            min: Point2::new(-150.0, 200.0),
+            max: Point2::new(-10.0, 420.0),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(Seat::North),
+        };
+        run_with_hands((0..70u32).map(move |i| {
+            let far = disc(Piece::White, Point2::new(200.0, -100.0));
+            let (mut discs, mut hands) = match i {
+                0..10 => (
+                    vec![disc(Piece::Black, black), disc(Piece::Striker, striker)],
+                    vec![],
+                ),
+                10..22 => (vec![], vec![hand]),
+                _ => (vec![], vec![]),
+            };
+            if (22..28).contains(&i) {
+                // Out of the hand's shadow 90 mm on, beyond the lines, at
+                // 30 mm a frame.
+                let run = 90.0 + 30.0 * f64::from(i - 22);
+                let left = Vector2::new(-heading.y, heading.x) * aside;
+                discs.push(disc(Piece::Black, black + left + heading * run));
+            }
+            // North's hand lifts as the black comes out: south's arm is then
+            // the one seen alone.
+            if i == 22 {
+                hands.push(hand);
+            }
+            if i >= 20 {
+                hands.push(arm_of(Seat::South));
+            }
+            if i >= 28 {
+                discs.push(disc(Piece::Striker, Point2::new(-122.0, 250.0)));
+            }
+            discs.push(far);
+            (discs, hands)
+        }))
+    }
+
+    #[test]
+    fn a_carromman_knocked_out_from_under_the_hand_is_the_stroke_of_that_hand_s_player() {
+        let heading = Vector2::new(-0.936, 0.351);
+        let strokes = black_knocked_from_under_north_s_hand(heading, 0.0);
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert_eq!(strokes[0].stroke.seat, Seat::North);
+        assert!(alerted(&strokes[0], "striker was not seen"), "{strokes:?}");
+        // Run from somewhere else (its way back passes 60 mm from where the
+        // black lay hidden), it is no piece knocked from under the hand.
+        let strokes = black_knocked_from_under_north_s_hand(heading, -60.0);
+        assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
     #[test]
     fn a_carromman_shot_hard_off_a_neighbours_lines_by_an_unseen_striker_is_a_stroke() {
         // Never seen lying still on east's lines, it speeds north at
@@ -5056,7 +5242,7 @@ mod tests {
         let strokes = white_disc_moving(on_east_lines, Vector2::new(8.0, 45.0));
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(strokes[0].stroke.seat, Seat::South);
-        assert!(alerted(&strokes[0], "striker was not seen"));
+        assert!(alerted(&strokes[0], "striker was not seen"), "{strokes:?}");
         // With no arm about, or at 0.75 m/s, it is none.
         let strokes = white_disc_moving_with_arms(on_east_lines, Vector2::new(8.0, 45.0), &[]);
         assert!(strokes.is_empty(), "{strokes:?}");
@@ -5406,7 +5592,7 @@ mod tests {
         // Running on in sight: hit by a striker never seen.
         let strokes = queen_jumping(30.0, 4);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
-        assert!(alerted(&strokes[0], "striker was not seen"));
+        assert!(alerted(&strokes[0], "striker was not seen"), "{strokes:?}");
     }
 
     #[test]
@@ -5503,7 +5689,7 @@ mod tests {
             "{:?}",
             strokes[0]
         );
-        assert!(alerted(&strokes[0], "striker was not seen"));
+        assert!(alerted(&strokes[0], "striker was not seen"), "{strokes:?}");
         // First seen far from any piece's spot: no stroke from it.
         assert!(black_knocked_off_its_spot(6.0, 90.0).is_empty());
     }
@@ -5522,7 +5708,7 @@ mod tests {
             pockets_of(&strokes[0]),
             vec![(Piece::Black, Some(Pocket::Sw))]
         );
-        assert!(alerted(&strokes[0], "striker was not seen"));
+        assert!(alerted(&strokes[0], "striker was not seen"), "{strokes:?}");
         // Unseen for longer, it may have been carried off: no stroke.
         let gone = unseen_striker_frames(true).enumerate().map(|(i, discs)| {
             if (36..40).contains(&i) {
@@ -5930,6 +6116,85 @@ mod tests {
         machine.finish()
     }
 
+    /// North's striker shot at a black lying near the NW pocket; the
+    /// black's track is seen once more, pulled 9 mm towards the striker's
+    /// blob at 268 mm/s, then lost, the black glimpsed only as a disc never
+    /// confirmed 33 mm from there, `glimpsed_towards` the pocket or not
+    /// (clip 3613).
+    /// Where `already_running`, the black never lay still: it ran in
+    /// along that same step from six frames before.
+    fn black_lost_after_one_pulled_step(
+        glimpsed_towards: Vector2<f64>,
+        already_running: bool,
+    ) -> Vec<SeenStroke> {
+        let lay = Point2::new(-298.0, 290.0);
+        let pulled = lay + Vector2::new(8.0, -4.0);
+        let contact = lay + Vector2::new(34.0, -12.0);
+        let path = contact - placed_north();
+        let strike_frames = (path.norm() / 30.0).ceil() as u32;
+        let striker_at = |i: u32| {
+            let moved =
+                f64::from(i.saturating_sub(10).min(strike_frames)) / f64::from(strike_frames);
+            placed_north() + path * moved
+        };
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let struck_in = 10 + strike_frames;
+        for i in 0..70u32 {
+            let mut striker = track_of(1, Piece::Striker, striker_at(i));
+            striker.velocity = (striker_at(i) - striker_at(i.saturating_sub(1))) * 30.0;
+            let mut tracks = vec![striker];
+            let mut events = Vec::new();
+            let mut black = track_of(2, Piece::Black, lay);
+            let running_for = struck_in.saturating_sub(i);
+            if i == struck_in || (already_running && running_for <= 6) {
+                black.position = pulled - (pulled - lay) * f64::from(running_for);
+                black.velocity = (pulled - lay) * 30.0;
+            }
+            match i.checked_sub(struck_in) {
+                None | Some(0) => tracks.push(black),
+                Some(k @ 1..=3) => {
+                    black.position = pulled;
+                    black.velocity = (pulled - lay) * 30.0;
+                    tracks.push(black.unseen_for(k));
+                }
+                Some(4) => events.push(TrackEvent::Vanished {
+                    id: TrackId(2),
+                    piece: Piece::Black,
+                    last_seen: pulled,
+                    heading_to: pulled + (pulled - lay),
+                    speed: (pulled - lay).norm() * 30.0,
+                    t: f64::from(i) * FRAME_S,
+                    hand_present: false,
+                }),
+                Some(_) => {}
+            }
+            let mut frame = frame_with(i, tracks, events);
+            if i == struck_in + 1 {
+                frame.tentative = vec![(TrackId(50), pulled + glimpsed_towards * 33.0)];
+            }
+            machine.push(&frame);
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_piece_seen_moving_once_then_glimpsed_on_its_way_went_where_it_headed() {
+        let towards_nw = (pocket_centre(Pocket::Nw) - Point2::new(-290.0, 286.0)).normalize();
+        let glimpsed = black_lost_after_one_pulled_step(towards_nw, false);
+        assert_eq!(
+            pocketed_in(&glimpsed),
+            vec![(Piece::Black, Some(Pocket::Nw))],
+            "{glimpsed:?}"
+        );
+        // Glimpsed heading back into the board: no pocket ahead of it.
+        let inwards = black_lost_after_one_pulled_step(Vector2::new(0.6, -0.8), false);
+        assert_eq!(pocketed_in(&inwards), vec![], "{inwards:?}");
+        // Already running, and lost: a disc beyond it is as likely itself
+        // slowing down (clip 3591).
+        let running = black_lost_after_one_pulled_step(towards_nw, true);
+        assert_eq!(pocketed_in(&running), vec![], "{running:?}");
+    }
+
     #[test]
     fn a_white_track_gone_on_with_the_striker_as_it_was_lost_is_the_striker() {
         // Met by the striker (seen as a white), the black was knocked
@@ -5978,6 +6243,7 @@ mod tests {
                         } else {
                             Vec::new()
                         },
+                        hidden: Vec::new(),
                     }
                 })
                 .collect()
@@ -6131,6 +6397,27 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_bound_past_the_edge_over_a_pocket_s_hole_went_into_the_pocket() {
+        let options = StrokeMachineOptions::default();
+        // Clip 3433: lost 61 mm from the SW pocket's centre at 3.2 m/s, the
+        // next frame's place 56 mm beyond it, the way between passing
+        // 26 mm from it.
+        let last_seen = Point2::new(-308.0, -302.0);
+        let heading_to = last_seen + Vector2::new(-28.0, -103.0);
+        assert!(matches!(
+            where_it_went(&options, last_seen, heading_to),
+            Exit::Pocket(Pocket::Sw)
+        ));
+        // Bound for the cushion 60 mm along from the hole: over the edge.
+        let last_seen = Point2::new(-250.0, -300.0);
+        let heading_to = last_seen + Vector2::new(-10.0, -103.0);
+        assert!(matches!(
+            where_it_went(&options, last_seen, heading_to),
+            Exit::Edge(_)
+        ));
+    }
+
+    #[test]
     fn a_piece_lost_speeding_straight_at_a_pocket_went_in() {
         let to_sw = pocket_centre(Pocket::Sw) - Point2::new(-150.0, -150.0);
         let strokes = lost_black(to_sw, None);
@@ -6253,6 +6540,7 @@ mod tests {
                 t: i as f64 * FRAME_S,
                 discs: vec![(TrackId(3), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
                 tentative: Vec::new(),
+                hidden: Vec::new(),
             })
             .collect()
     }
@@ -6274,6 +6562,7 @@ mod tests {
                         t: i as f64 * FRAME_S,
                         discs,
                         tentative: Vec::new(),
+                        hidden: Vec::new(),
                     }
                 })
                 .collect()
@@ -6341,6 +6630,7 @@ mod tests {
                             (TrackId(64), front, CARROMMAN_RADIUS_MM),
                         ],
                         tentative: Vec::new(),
+                        hidden: Vec::new(),
                     }
                 })
                 .collect()
@@ -6370,6 +6660,7 @@ mod tests {
                     t: i as f64 * FRAME_S,
                     discs: vec![(TrackId(7), Point2::new(x, y), CARROMMAN_RADIUS_MM)],
                     tentative: Vec::new(),
+                    hidden: Vec::new(),
                 })
                 .collect()
         };
@@ -6423,6 +6714,7 @@ mod tests {
                         t: i as f64 * FRAME_S,
                         discs,
                         tentative: Vec::new(),
+                        hidden: Vec::new(),
                     }
                 })
                 .collect()
@@ -6506,12 +6798,14 @@ mod tests {
                     (TrackId(9), Point2::new(x, y), STRIKER_RADIUS_MM),
                 ],
                 tentative: Vec::new(),
+                hidden: Vec::new(),
             })
             .collect();
         frames.push_back(Positions {
             t: 4.0 * FRAME_S,
             discs: vec![(TrackId(3), moved, CARROMMAN_RADIUS_MM)],
             tentative: Vec::new(),
+            hidden: Vec::new(),
         });
         let knocked = knocked_from_rest(&frames, TrackId(3)).unwrap();
         let step_speed = knocked.velocity.norm();
@@ -6992,6 +7286,7 @@ mod tests {
                     .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), 15.0))
                     .to_vec(),
                 tentative: Vec::new(),
+                hidden: Vec::new(),
             };
             VecDeque::from([
                 frame(1.0 - FRAME_S, (150.0, -60.0), from),
@@ -7794,6 +8089,7 @@ mod tests {
                         (TrackId(44), Point2::new(px, py), CARROMMAN_RADIUS_MM),
                     ],
                     tentative: Vec::new(),
+                    hidden: Vec::new(),
                 })
                 .collect();
             let (x, y) = striker_path[striker_path.len() - 1];
@@ -7986,6 +8282,7 @@ mod tests {
                 t: f.t,
                 discs: f.discs.iter().copied().filter(|d| keep(f.t, d.0)).collect(),
                 tentative: Vec::new(),
+                hidden: Vec::new(),
             })
             .collect()
     }
@@ -7999,6 +8296,7 @@ mod tests {
                 .map(|(id, (x, y))| (TrackId(id), Point2::new(x, y), CARROMMAN_RADIUS_MM))
                 .collect(),
             tentative: Vec::new(),
+            hidden: Vec::new(),
         }
     }
 
