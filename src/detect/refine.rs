@@ -131,15 +131,64 @@ pub fn fit_outline_of(
     let patch = GrayPatch::sample_ring(frame, top_view, shift, seen, ring)?;
     let (dx, dy) = patch.gradients()?;
     let circle = fit_outline(&patch.middle_px(), &dx, &dy, radius_mm)?;
-    let radius = circle.radius_px / PATCH_PX_PER_MM;
-    if radius < radius_mm - RADIUS_BELOW_MM || radius > radius_mm + RADIUS_ABOVE_MM {
-        return None;
+    patch.outline_of(circle, seen, radius_mm)
+}
+
+/// The gradients of the camera frame over a patch round a point, wide
+/// enough for fits from every seed of [`outline_seeds`] round it: sampling
+/// a patch and blurring it costs most of a fit, and the seeds' patches
+/// overlap nearly whole. A fit's rays look only 2 mm
+/// ([`RING_MARGIN_MM`]) inside its own patch's ring, farther than the blur
+/// and the derivative reach, so a fit here sees what one on its own patch
+/// does (but for sampling the camera frame at pixels a fraction apart).
+struct OutlineField {
+    patch: GrayPatch,
+    dx: GrayImage,
+    dy: GrayImage,
+}
+
+impl OutlineField {
+    /// The field round `at` for outlines of up to `largest_mm` radius;
+    /// `None` where any of it falls off the camera image.
+    fn round(
+        frame: &GrayImage,
+        top_view: &TopView,
+        shift: Shift,
+        at: Point2<f64>,
+        largest_mm: f64,
+    ) -> Option<Self> {
+        let reach = OUTLINE_SEEDS_MM + largest_mm + EDGE_OUTSIDE_MM + RING_MARGIN_MM;
+        let patch = GrayPatch::sample_ring(frame, top_view, shift, at, (0.0, reach))?;
+        let (dx, dy) = patch.gradients()?;
+        Some(OutlineField { patch, dx, dy })
     }
-    let centre = patch.to_board(circle.centre);
-    ((centre - seen).norm() <= MAX_SHIFT_MM).then_some(FittedOutline {
-        centre,
-        radius_mm: radius,
-    })
+
+    /// As [`fit_outline_of`] from `seen`, on this field.
+    fn fit(&self, seen: Point2<f64>, radius_mm: f64) -> Option<FittedOutline> {
+        let circle = fit_outline(&self.patch.to_px(seen), &self.dx, &self.dy, radius_mm)?;
+        self.patch.outline_of(circle, seen, radius_mm)
+    }
+}
+
+/// The fits of a disc's outline of each of `radii_mm` from each of `seeds`
+/// round `at` (offsets, mm), on one [`OutlineField`] where it can be
+/// sampled, else each on its own patch.
+fn fits_from_seeds<'a>(
+    frame: &'a GrayImage,
+    top_view: &'a TopView,
+    shift: Shift,
+    at: Point2<f64>,
+    seeds: impl Iterator<Item = Vector2<f64>> + 'a,
+    radii_mm: &'a [f64],
+) -> impl Iterator<Item = FittedOutline> + 'a {
+    let largest = radii_mm.iter().copied().fold(0.0, f64::max);
+    let field = OutlineField::round(frame, top_view, shift, at, largest);
+    seeds
+        .flat_map(move |seed| radii_mm.iter().map(move |&r| (at + seed, r)))
+        .filter_map(move |(seen, r)| match &field {
+            Some(field) => field.fit(seen, r),
+            None => fit_outline_of(frame, top_view, shift, seen, r),
+        })
 }
 
 /// Where round a point a disc's outline is looked for by [`outline_near`]
@@ -169,8 +218,7 @@ pub fn fit_outline_near(
     at: Point2<f64>,
     radius_mm: f64,
 ) -> Option<FittedOutline> {
-    outline_seeds()
-        .filter_map(|seed| fit_outline_of(frame, top_view, shift, at + seed, radius_mm))
+    fits_from_seeds(frame, top_view, shift, at, outline_seeds(), &[radius_mm])
         .filter(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
         .min_by(|a, b| (a.centre - at).norm().total_cmp(&(b.centre - at).norm()))
 }
@@ -199,12 +247,22 @@ pub fn outline_near(
     at: Point2<f64>,
     radii_mm: &[f64],
 ) -> bool {
-    outline_seeds()
-        .flat_map(|seed| radii_mm.iter().map(move |&r| (seed, r)))
-        .any(|(seed, radius_mm)| {
-            fit_outline_of(frame, top_view, shift, at + seed, radius_mm)
-                .is_some_and(|outline| (outline.centre - at).norm() <= OUTLINE_REACH_MM)
-        })
+    let near = |outline: &FittedOutline| (outline.centre - at).norm() <= OUTLINE_REACH_MM;
+    // From `at` itself first, on patches of their own: a piece is mostly
+    // found there, and one patch for every seed costs more than one.
+    radii_mm
+        .iter()
+        .filter_map(|&r| fit_outline_of(frame, top_view, shift, at, r))
+        .any(|outline| near(&outline))
+        || fits_from_seeds(
+            frame,
+            top_view,
+            shift,
+            at,
+            outline_seeds().skip(1),
+            radii_mm,
+        )
+        .any(|outline| near(&outline))
 }
 
 /// A square of grey levels sampled from the camera frame round a board
@@ -284,6 +342,36 @@ impl GrayPatch {
             self.centre.x - self.half_mm + (px.x + 0.5) / PATCH_PX_PER_MM,
             self.centre.y + self.half_mm - (px.y + 0.5) / PATCH_PX_PER_MM,
         )
+    }
+
+    /// The patch pixel (column, row) at a board point (mm): the inverse
+    /// of [`GrayPatch::to_board`].
+    fn to_px(&self, board: Point2<f64>) -> Point2<f64> {
+        Point2::new(
+            (board.x - self.centre.x + self.half_mm) * PATCH_PX_PER_MM - 0.5,
+            (self.centre.y + self.half_mm - board.y) * PATCH_PX_PER_MM - 0.5,
+        )
+    }
+
+    /// The outline of `circle` (patch pixels), fitted for one of
+    /// `radius_mm` from `seen`, if its size and place pass: within
+    /// [`RADIUS_BELOW_MM`] under and [`RADIUS_ABOVE_MM`] over that radius,
+    /// within [`MAX_SHIFT_MM`] of `seen`.
+    fn outline_of(
+        &self,
+        circle: Circle,
+        seen: Point2<f64>,
+        radius_mm: f64,
+    ) -> Option<FittedOutline> {
+        let radius = circle.radius_px / PATCH_PX_PER_MM;
+        if radius < radius_mm - RADIUS_BELOW_MM || radius > radius_mm + RADIUS_ABOVE_MM {
+            return None;
+        }
+        let centre = self.to_board(circle.centre);
+        ((centre - seen).norm() <= MAX_SHIFT_MM).then_some(FittedOutline {
+            centre,
+            radius_mm: radius,
+        })
     }
 
     /// The patch pixel (column, row) at its middle.

@@ -269,15 +269,16 @@ impl RestSnapshot {
                 // A piece whose centre the track has a little off (a
                 // neighbour or a print beside it drew it) keeps its track's
                 // place, but its outline is there: it is no print. (An
-                // outline measured at the striker's size is one already.)
-                resting.no_outline = fitted.is_none()
-                    && !outline_near(
-                        &grey,
-                        top_view,
-                        shift,
-                        seen,
-                        &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM],
-                    );
+                // outline measured at the striker's size is one already;
+                // where it was looked for, none was found at that size
+                // round the track, so only a carromman's size is left.)
+                let sizes_left: &[f64] = if striker_sought {
+                    &[CARROMMAN_RADIUS_MM]
+                } else {
+                    &[CARROMMAN_RADIUS_MM, STRIKER_RADIUS_MM]
+                };
+                resting.no_outline =
+                    fitted.is_none() && !outline_near(&grey, top_view, shift, seen, sizes_left);
                 continue;
             };
             *fitted = Some(outline);
