@@ -5,7 +5,7 @@
 use nalgebra::{Point2, Vector2};
 
 use super::names::Pocket;
-use super::shapes::{Circle, Stroke, GEOMETRY_EPSILON_MM};
+use super::shapes::{segment_distance, Circle, Stroke, GEOMETRY_EPSILON_MM};
 use super::spec::{
     ARROW_HEAD_DIAGONAL_MM, ARROW_MAX_THICKNESS_MM, ARROW_TAIL_DIAGONAL_MM,
     CENTRE_CIRCLE_RADIUS_MM, HALF_SURFACE_MM, OUTER_CIRCLE_RADIUS_MM, POCKET_CENTRE_OFFSET_MM,
@@ -41,6 +41,18 @@ pub fn nearest_pocket(point: Point2<f64>) -> (Pocket, f64) {
         }
     }
     best
+}
+
+/// The pocket whose centre the straight way from `from` to `to` passes
+/// within `reach_mm` of, the nearest if more than one: where a moving piece
+/// may drop, though neither end of its way lies near the hole.
+pub fn pocket_on_the_way(from: Point2<f64>, to: Point2<f64>, reach_mm: f64) -> Option<Pocket> {
+    Pocket::ALL
+        .into_iter()
+        .map(|pocket| (pocket, segment_distance(pocket_centre(pocket), from, to)))
+        .filter(|&(_, distance)| distance <= reach_mm)
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(pocket, _)| pocket)
 }
 
 /// Whether `point` is on the plywood: inside the surface square and not in a

@@ -27,7 +27,7 @@ pub use arrangement::{break_arrangement, PlacedPiece};
 pub use board::{
     arrow, centre_circle, diagonal_towards, disc_covers_centre_circle, disc_inside_outer_circle,
     disc_on_playing_surface, nearest_pocket, on_playing_surface, outer_circle, pocket_centre,
-    pocket_containing, pocket_hole,
+    pocket_containing, pocket_hole, pocket_on_the_way,
 };
 pub use names::{take_piece, Piece, Pocket, Seat};
 pub use placement::{striker_placement, IllegalPlacement, Placement};

@@ -24,8 +24,9 @@ use crate::geometry::spec::{
     POCKET_RADIUS_MM, STRIKER_RADIUS_MM, WHITE_CARROMMEN,
 };
 use crate::geometry::{
-    break_arrangement, nearest_pocket, pocket_centre, rotate_from_seat, rotate_vector_to_seat,
-    seat_at, seat_markings, striker_placement, take_piece, Piece, Placement, Pocket, Seat,
+    break_arrangement, nearest_pocket, pocket_centre, pocket_on_the_way, rotate_from_seat,
+    rotate_vector_to_seat, seat_at, seat_markings, striker_placement, take_piece, Piece, Placement,
+    Pocket, Seat,
 };
 use crate::track::blur::{self, Step};
 use crate::track::{stops_short_of_a_hole_from, Track, TrackEvent, TrackFrame, TrackId};
@@ -988,7 +989,7 @@ impl StrokeMachine {
             }
         }
         if let (None, false, Some(piece)) = (struck, self.in_motion(), launched) {
-            struck = self.start_unseen_strike(frame, piece, striking_hand);
+            struck = self.start_unseen_strike(frame, piece, striking_hand, None);
         }
         let looking_for_a_strike = struck.is_none() && !self.in_motion();
         let taken_for_a_carromman = looking_for_a_strike
@@ -1008,18 +1009,11 @@ impl StrokeMachine {
         }
         if let (None, false, Some(hand)) = (struck, self.in_motion(), striking_hand) {
             if let Some(piece) = self.struck_off_unseen(frame) {
-                struck = self.start_unseen_strike(frame, piece, Some(hand));
+                struck = self.start_unseen_strike(frame, piece, Some(hand), None);
             } else if let Some((piece, launched_t, seat)) =
                 self.knocked_from_under_a_hand(frame, hand)
             {
-                struck = self.start_unseen_strike(frame, piece, Some(seat));
-                // Seen running on a steady course for frames already, as a
-                // ghost's one jump never is: no flicker to take back when
-                // it goes from sight into a pocket the frame after.
-                self.unseen_launch = None;
-                if let Some(current) = self.current.as_mut() {
-                    current.stroke.t = Some(launched_t);
-                }
+                struck = self.start_unseen_strike(frame, piece, Some(seat), Some(launched_t));
             }
         }
         if let Phase::Placed { seat, .. } = self.phase {
@@ -1474,18 +1468,25 @@ impl StrokeMachine {
     /// Starts a stroke from a piece launched by a striker never seen, for
     /// the seat of the arm over the board (or the last one seen, or the last
     /// placement); `None` when no seat is known at all.
+    ///
+    /// `running_since`: when a piece first seen already running on a steady
+    /// course left its spot; such a piece is no ghost's one jump, and is
+    /// not watched for a flicker. Without it, the piece lay still the frame
+    /// before and was hit between the two.
     fn start_unseen_strike(
         &mut self,
         frame: &TrackFrame,
         piece: &Track,
         striking_hand: Option<Seat>,
+        running_since: Option<f64>,
     ) -> Option<Seat> {
         let seat = striking_hand.or(self.last_seat)?;
-        // It lay still the frame before: it was hit between the two.
-        let launched_t = frame.t - 1.0 / 30.0;
+        let launched_t = running_since.unwrap_or(frame.t - 1.0 / 30.0);
         self.start(frame, piece, seat, None, false, launched_t);
         self.read_from_a_carromman = true;
-        self.unseen_launch = Some((piece.id, frame.index, piece.speed()));
+        self.unseen_launch = running_since
+            .is_none()
+            .then(|| (piece.id, frame.index, piece.speed()));
         self.seat_unsure = striking_hand.is_none();
         if let Some(current) = self.current.as_mut() {
             current.stroke.touched = true;
@@ -4639,11 +4640,7 @@ fn where_it_went(
     // end of that way lies near the hole (clip 3433: a black at 3.2 m/s
     // lost 61 mm from the SW pocket's centre, bound 56 mm beyond it, its
     // way passing 26 mm from it).
-    Pocket::ALL
-        .into_iter()
-        .find(|&pocket| {
-            segment_distance(pocket_centre(pocket), last_seen, heading_to) <= POCKET_PASSED_OVER_MM
-        })
+    pocket_on_the_way(last_seen, heading_to, POCKET_PASSED_OVER_MM)
         .map_or(Exit::Edge(crossed), Exit::Pocket)
 }
 

@@ -15,7 +15,7 @@ use crate::geometry::spec::{
     CARROMMAN_RADIUS_MM, HALF_SURFACE_MM, POCKET_RADIUS_MM, STRIKER_RADIUS_MM,
 };
 use crate::geometry::{
-    nearest_pocket, pocket_centre, seat_at, Piece, PlacedPiece, Pocket, Seat, Stroke,
+    nearest_pocket, pocket_on_the_way, seat_at, Piece, PlacedPiece, Seat, Stroke,
 };
 
 /// Tuning of the tracker.
@@ -1848,27 +1848,13 @@ fn fold_off_cushions(track: &Track, straight: Point2<f64>) -> (Point2<f64>, [boo
 /// its centre comes within the hole's radius of the pocket's centre, and it
 /// falls in.
 fn runs_over_a_hole(from: Point2<f64>, to: Point2<f64>) -> bool {
-    let path = Stroke {
-        start: from,
-        end: to,
-        thickness: 0.0,
-    };
-    Pocket::ALL
-        .into_iter()
-        .any(|pocket| path.distance_to(pocket_centre(pocket)) <= POCKET_RADIUS_MM)
+    pocket_on_the_way(from, to, POCKET_RADIUS_MM).is_some()
 }
 
 /// Whether a piece moving from `from` to `to` passes over a pocket's mouth:
 /// its centre comes within a carromman's radius of the pocket's edge.
 fn crosses_a_mouth(from: Point2<f64>, to: Point2<f64>) -> bool {
-    let path = Stroke {
-        start: from,
-        end: to,
-        thickness: 0.0,
-    };
-    Pocket::ALL.into_iter().any(|pocket| {
-        path.distance_to(pocket_centre(pocket)) <= POCKET_RADIUS_MM + CARROMMAN_RADIUS_MM
-    })
+    pocket_on_the_way(from, to, POCKET_RADIUS_MM + CARROMMAN_RADIUS_MM).is_some()
 }
 
 /// A track paired with a detection where its prediction bounced: its
@@ -2028,6 +2014,7 @@ const RULED_OUT_PENALTY_MM: f64 = 2.0 * CARROMMAN_RADIUS_MM;
 mod tests {
     use super::*;
     use crate::detect::{Occluder, OcclusionCause};
+    use crate::geometry::{pocket_centre, Pocket};
 
     const FRAME_S: f64 = 1.0 / 30.0;
 
