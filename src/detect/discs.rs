@@ -15,7 +15,7 @@ use super::background::{self, Background};
 use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
 use super::faint::{FaintDisc, FaintSearch};
-use super::flight::{look_over_the_frame, FlightScratch, FrameSighting};
+use super::flight::{frame_luma, look_over_the_frame, FlightScratch, FrameSighting};
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
 use super::rims::{fill_rims, HoleSizes, RimScratch};
@@ -1676,6 +1676,13 @@ impl Detector {
             occluders,
             &mut self.flight_scratch,
         ))
+    }
+
+    /// The empty frame's typical luma on `side` (see
+    /// [`super::flight::frame_luma`]); `None` before the empty board is
+    /// known.
+    pub fn frame_luma(&self, side: Seat) -> Option<f32> {
+        frame_luma(self.background.as_ref()?, &self.frame, side)
     }
 
     /// A look this frame for pieces in motion the detection missed (see

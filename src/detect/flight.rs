@@ -90,6 +90,45 @@ pub fn look_over_the_frame(
     sightings
 }
 
+/// A frame this dark (its luma, 0–255, lamp gain applied: the median over
+/// the band where a flying piece is looked for) hides a black in flight: a
+/// black in the air over it shows no patch that differs from the empty
+/// frame. Dev clips 3586 and 3684 (frames of luma 12–21): a black that flew
+/// over the frame showed nothing in any frame, and the look, finding
+/// nothing, took it for a bounce; over the frames of 3609 and 3689 (luma
+/// 31–51) a black that came back off the cushion was ruled on by the look.
+pub const DARKEST_FRAME_SHOWING_A_BLACK: f32 = 26.0;
+
+/// The empty frame's typical luma (0–255, lamp gain applied) on `side` of
+/// the top view: the median over the known pixels of the band where
+/// flying pieces are looked for; `None` where none is known.
+pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Option<f32> {
+    let (width, height) = model.size();
+    let rect = strip_pixels(frame, side, width.min(height))?;
+    let inner = HALF_SURFACE_MM + INNER_MARGIN_MM;
+    let outer = FRAME_OUTER_HALF_MM - PATCH_HALF_MM;
+    // Every other pixel each way says the median as well as all of them.
+    let mut lumas: Vec<f32> = (rect.y0..rect.y0 + rect.height)
+        .step_by(2)
+        .flat_map(|row| {
+            (rect.x0..rect.x0 + rect.width)
+                .step_by(2)
+                .map(move |column| (column, row))
+        })
+        .filter(|&(column, row)| {
+            let at = frame.px_to_board(Point2::new(column as f64, row as f64));
+            let out = outward_of(side, at.coords);
+            (inner..=outer).contains(&out) && model.is_known(column, row)
+        })
+        .map(|(column, row)| model.luma_at(column, row) as f32)
+        .collect();
+    if lumas.is_empty() {
+        return None;
+    }
+    let middle = lumas.len() / 2;
+    Some(*lumas.select_nth_unstable_by(middle, f32::total_cmp).1)
+}
+
 /// A rectangle of top-view pixels: first column, first row, width, height.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct PixelRect {
@@ -364,5 +403,37 @@ mod tests {
         };
         assert_eq!(looked(&[], &mut scratch).len(), 1);
         assert!(looked(&[hand], &mut scratch).is_empty());
+    }
+
+    #[test]
+    fn the_frames_luma_tells_a_frame_dark_enough_to_hide_a_black() {
+        let (frame, side, light) = setup();
+        for seat in Seat::TURN_ORDER {
+            let luma = frame_luma(&light, &frame, seat).unwrap();
+            // [40, 60, 100] and a grain of 0-4 levels.
+            assert!((66.0..=71.0).contains(&luma), "{seat:?}: {luma}");
+            assert!(luma > DARKEST_FRAME_SHOWING_A_BLACK);
+        }
+        // A near-black frame, with a light board inside it that the band
+        // looked at must not take in.
+        let mut bgr = view(&frame, side, &[]);
+        for row in 0..side {
+            for column in 0..side {
+                let at = frame.px_to_board(Point2::new(column as f64, row as f64));
+                let colour = if at.x.abs().max(at.y.abs()) > HALF_SURFACE_MM {
+                    [12, 14, 16]
+                } else {
+                    [150, 180, 210]
+                };
+                bgr[3 * (row * side + column)..3 * (row * side + column) + 3]
+                    .copy_from_slice(&colour);
+            }
+        }
+        let dark = Background::from_bgr(&bgr, side, side);
+        for seat in Seat::TURN_ORDER {
+            let luma = frame_luma(&dark, &frame, seat).unwrap();
+            assert!((13.0..=15.0).contains(&luma), "{seat:?}: {luma}");
+            assert!(luma <= DARKEST_FRAME_SHOWING_A_BLACK);
+        }
     }
 }

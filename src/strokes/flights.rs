@@ -74,20 +74,32 @@ const CLEARLY_DARKER: f32 = 10.0;
 pub(crate) struct FlightLog {
     sightings: Vec<(f64, FrameSighting)>,
     crossings: Vec<FrameCrossing>,
-    /// The sides looked over, with a clear view, and when (s).
-    watched: Vec<(f64, Seat)>,
+    /// The sides looked over, with a clear view, and when (s), and whether
+    /// the frame there is light enough to show a black.
+    watched: Vec<(f64, Seat, bool)>,
 }
 
 impl FlightLog {
-    /// The frame's `watched` sides looked over at `t` (s), and the discs
-    /// seen there.
-    pub fn seen(&mut self, t: f64, watched: &[Seat], sightings: &[FrameSighting]) {
-        self.watched.extend(watched.iter().map(|&side| (t, side)));
+    /// The frame's `watched` sides looked over at `t` (s), those of them
+    /// too dark to show a black, and the discs seen there.
+    pub fn seen(
+        &mut self,
+        t: f64,
+        watched: &[Seat],
+        hiding_blacks: &[Seat],
+        sightings: &[FrameSighting],
+    ) {
+        self.watched.extend(
+            watched
+                .iter()
+                .map(|&side| (t, side, !hiding_blacks.contains(&side))),
+        );
         self.sightings.extend(sightings.iter().map(|&s| (t, s)));
     }
 
     /// Frames in which the side of the frame that `piece`'s departure at
-    /// `t` met was looked over in its flight's time.
+    /// `t` met was looked over in its flight's time, where the frame could
+    /// show it (a black over a frame as dark cannot be seen).
     pub fn looks_at_crossing(&self, piece: Piece, t: f64) -> usize {
         let Some(crossing) = self.crossing(piece, t) else {
             return 0;
@@ -95,8 +107,11 @@ impl FlightLog {
         let side = side_met(crossing.meets_frame_at);
         self.watched
             .iter()
-            .filter(|&&(seen_t, s)| {
-                s == side && in_window(crossing, seen_t) && seen_t >= crossing.seen_t
+            .filter(|&&(seen_t, s, shows_blacks)| {
+                s == side
+                    && (shows_blacks || piece != Piece::Black)
+                    && in_window(crossing, seen_t)
+                    && seen_t >= crossing.seen_t
             })
             .count()
     }
@@ -482,7 +497,7 @@ mod tests {
     fn a_disc_over_the_frame_soon_after_and_near_a_departure_is_its_flight() {
         let mut log = FlightLog::default();
         log.crossed(crossing(Piece::Black, 2.8));
-        log.seen(2.77, &[], &[sighting(400.0, -58.0, -30.0)]);
+        log.seen(2.77, &[], &[], &[sighting(400.0, -58.0, -30.0)]);
         assert!(log.flight_of(Piece::Black, 2.8).is_some());
         assert!(log.flight_of(Piece::White, 2.8).is_none());
         assert!(log.unexplained(&[(Piece::Black, 2.8)]).is_empty());
@@ -496,8 +511,8 @@ mod tests {
         let mut log = FlightLog::default();
         log.crossed(crossing(Piece::White, 2.8));
         // Last seen at 2.7 s: a disc there at 2.5 s, or at 3.5 s, is another.
-        log.seen(2.5, &[], &[sighting(400.0, -50.0, -30.0)]);
-        log.seen(3.5, &[], &[sighting(400.0, -50.0, 30.0)]);
+        log.seen(2.5, &[], &[], &[sighting(400.0, -50.0, -30.0)]);
+        log.seen(3.5, &[], &[], &[sighting(400.0, -50.0, 30.0)]);
         assert!(log.flight_of(Piece::White, 2.8).is_none());
         assert_eq!(log.unexplained(&[(Piece::White, 2.8)]).len(), 2);
     }
@@ -506,7 +521,7 @@ mod tests {
     fn a_disc_seen_elsewhere_then_is_its_flight_unless_another_departure_explains_it() {
         let mut log = FlightLog::default();
         log.crossed(crossing(Piece::Black, 2.8));
-        log.seen(2.77, &[], &[sighting(400.0, 150.0, -30.0)]);
+        log.seen(2.77, &[], &[], &[sighting(400.0, 150.0, -30.0)]);
         assert_eq!(
             log.flight_of(Piece::Black, 2.8),
             Some(Point2::new(400.0, 150.0))
@@ -542,6 +557,7 @@ mod tests {
             log.seen(
                 2.7 + f64::from(k) / 30.0,
                 &[],
+                &[],
                 &[sighting(412.0, -30.0, 5.0)],
             );
         }
@@ -557,7 +573,7 @@ mod tests {
                     strength,
                     ..sighting(400.0, -60.0 + 30.0 * k as f64, -1.0)
                 };
-                log.seen(3.1 + k as f64 / 30.0, &[], &[seen]);
+                log.seen(3.1 + k as f64 / 30.0, &[], &[], &[seen]);
             }
             let flights = log.unexplained(&[]);
             assert_eq!(flights.len(), 1, "{flights:?}");
@@ -573,8 +589,8 @@ mod tests {
     #[test]
     fn sightings_in_successive_frames_along_the_frame_are_one_flight() {
         let mut log = FlightLog::default();
-        log.seen(2.767, &[], &[sighting(396.0, -60.0, 10.0)]);
-        log.seen(2.8, &[], &[sighting(438.0, -50.0, 12.0)]);
+        log.seen(2.767, &[], &[], &[sighting(396.0, -60.0, 10.0)]);
+        log.seen(2.8, &[], &[], &[sighting(438.0, -50.0, 12.0)]);
         let flights = log.unexplained(&[]);
         assert_eq!(flights.len(), 1, "{flights:?}");
         assert_eq!(flights[0].at, Point2::new(396.0, -60.0));

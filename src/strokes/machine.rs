@@ -1603,8 +1603,15 @@ impl StrokeMachine {
     }
 
     /// Discs seen over the frame at `t` (s) while it was watched: pieces in
-    /// flight off the board, squared with the departures at rest.
-    pub fn over_the_frame(&mut self, t: f64, watched: &[Seat], sightings: &[FrameSighting]) {
+    /// flight off the board, squared with the departures at rest. On the
+    /// sides `hiding_blacks`, the frame is too dark to show a black.
+    pub fn over_the_frame(
+        &mut self,
+        t: f64,
+        watched: &[Seat],
+        hiding_blacks: &[Seat],
+        sightings: &[FrameSighting],
+    ) {
         // A hand withdrawing over its own side of the frame, once it has
         // left the surface, is no longer found as a hand: its fingers
         // there pass for discs.
@@ -1628,7 +1635,10 @@ impl StrokeMachine {
             .collect();
         let watched: Vec<Seat> = watched.iter().copied().filter(clear_view).collect();
         if let Some(current) = self.current.as_mut() {
-            current.vision.flights.seen(t, &watched, &clear);
+            current
+                .vision
+                .flights
+                .seen(t, &watched, hiding_blacks, &clear);
         }
     }
 
@@ -8585,7 +8595,7 @@ mod tests {
                         })
                         .into_iter()
                         .collect();
-                    stroke.vision.flights.seen(t, &[Seat::East], &seen);
+                    stroke.vision.flights.seen(t, &[Seat::East], &[], &seen);
                 }
             }
             reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
@@ -8616,6 +8626,68 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_frame_too_dark_to_show_a_black_says_nothing_of_a_black_leaving_over_it() {
+        // Before: 2 white, 2 black; at rest 2 white, 1 black, the striker
+        // back: the count misses the black that ran at the east frame. The
+        // frame was watched for six frames and nothing seen over it.
+        let black_leaves = |dark_frame: bool| {
+            let mut stroke = stroke_seen_with(2, 2);
+            let mut tracks = vec![track_of(9, Piece::Striker, Point2::new(0.0, -200.0))];
+            for (k, (piece, x)) in [
+                (Piece::White, -100.0),
+                (Piece::White, -50.0),
+                (Piece::Black, 0.0),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
+            }
+            let mut tracks_off = Vec::new();
+            record_off_the_board(
+                &mut stroke,
+                &mut tracks_off,
+                Piece::Black,
+                LeftTheBoard {
+                    id: TrackId(20),
+                    last_seen: Point2::new(340.0, -50.0),
+                    meets_frame_at: Point2::new(352.0, -50.0),
+                    seen_t: 2.77,
+                    speed: 2000.0,
+                },
+                2.8,
+            );
+            let hiding_blacks: &[Seat] = if dark_frame { &[Seat::East] } else { &[] };
+            for k in 0..6 {
+                let t = 2.8 + f64::from(k) / 30.0;
+                stroke
+                    .vision
+                    .flights
+                    .seen(t, &[Seat::East], hiding_blacks, &[]);
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            stroke
+        };
+        // A frame that shows a black: nothing there, so it came back.
+        let light = black_leaves(false);
+        assert!(light.stroke.overboard.is_empty(), "{:?}", light.stroke);
+        // A frame as dark as a black: the look proves nothing, and the
+        // count, which misses the black, says it left.
+        let dark = black_leaves(true);
+        assert_eq!(dark.stroke.overboard.len(), 1, "{:?}", dark.stroke);
+        assert_eq!(dark.stroke.overboard[0].piece, Piece::Black);
+        assert!(
+            !dark
+                .vision
+                .alerts
+                .iter()
+                .any(|a| a.message.contains("nothing flew over the frame")),
+            "{:?}",
+            dark.vision.alerts
+        );
+    }
+
     /// A disc seen over the west frame at 2.77 s while it was watched,
     /// `luma_change` off the empty frame's shade.
     fn flew_over_the_west_frame(stroke: &mut SeenStroke, luma_change: f32) {
@@ -8625,7 +8697,10 @@ mod tests {
             strength: 30.0,
             luma_change,
         };
-        stroke.vision.flights.seen(2.77, &[Seat::West], &[sighting]);
+        stroke
+            .vision
+            .flights
+            .seen(2.77, &[Seat::West], &[], &[sighting]);
     }
 
     #[test]

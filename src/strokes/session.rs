@@ -22,7 +22,7 @@ use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::colours::ColourModelError;
-use crate::detect::flight::FrameSighting;
+use crate::detect::flight::{FrameSighting, DARKEST_FRAME_SHOWING_A_BLACK};
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::unchanged::UnchangedFrames;
 use crate::detect::{
@@ -708,7 +708,17 @@ impl ClipTracker {
         }
         if !watched.is_empty() {
             let flying = self.watch.in_flight(tracks.t, over_the_frame);
-            self.machine.over_the_frame(tracks.t, &watched, &flying);
+            let hiding_blacks: Vec<Seat> = watched
+                .iter()
+                .copied()
+                .filter(|&side| {
+                    self.detector
+                        .frame_luma(side)
+                        .is_some_and(|luma| luma <= DARKEST_FRAME_SHOWING_A_BLACK)
+                })
+                .collect();
+            self.machine
+                .over_the_frame(tracks.t, &watched, &hiding_blacks, &flying);
         }
         if self.machine.in_motion() {
             self.prints.in_the_stroke(&tracks);
