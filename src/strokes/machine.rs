@@ -3513,7 +3513,9 @@ fn followed_the_same_piece(
         let first_overlap = (0..=i)
             .position(|j| apart_by(j).is_some_and(|d| d < ONE_PIECE_FRACTION))
             .unwrap_or(i);
-        !went_on_alone && !struck_lying_still(recent, lost, other, first_overlap)
+        !went_on_alone
+            && (!struck_lying_still(recent, lost, other, first_overlap)
+                || overlapped_as_it_ran_off(recent, lost, other, first_overlap))
     });
     let first = recent.iter().position(|f| f.disc(other).is_some());
     let handed_on = first.is_some_and(|i| {
@@ -3641,6 +3643,40 @@ fn struck_lying_still(
             .is_some_and(|(at, _)| (at - spot).norm() > 2.0 * CARROMMAN_RADIUS_MM)
     })
 }
+
+/// Whether `lost`, having met `other` lying still in the `recent` frame
+/// `met`, still overlapped it in [`RAN_OFF_TOGETHER_FRAMES`] frames after
+/// that in which `other` was running off (each a step longer than
+/// [`SAME_SPOT_MM`]): a piece that struck another falls behind it as it
+/// runs off, so a track that keeps on its blur is a second sighting of the
+/// struck piece. Clip 3678: a striker track, read as a white, met a black
+/// lying still and rode 20 mm ahead of it for two frames as the black ran
+/// at the NE pocket; lost 126 mm short of the pocket, it was taken as a
+/// white pocketed there as well as the black.
+fn overlapped_as_it_ran_off(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    other: TrackId,
+    met: usize,
+) -> bool {
+    let together = (met + 1..recent.len())
+        .filter(|&j| {
+            let (Some((a, ra)), Some((b, rb))) = (recent[j].disc(lost), recent[j].disc(other))
+            else {
+                return false;
+            };
+            let running = recent[j - 1]
+                .disc(other)
+                .is_some_and(|(before, _)| (b - before).norm() > SAME_SPOT_MM);
+            running && (a - b).norm() < ONE_PIECE_FRACTION * (ra + rb)
+        })
+        .count();
+    together >= RAN_OFF_TOGETHER_FRAMES
+}
+
+/// Frames after the meeting in which the striking track overlapped the
+/// struck piece running off that make it a second track on that piece.
+const RAN_OFF_TOGETHER_FRAMES: usize = 2;
 
 /// Where `id` lay, if its sightings in the `recent` frames before the
 /// `before`-th, `frames` of them at least, all lie on one spot: its latest.
@@ -6610,6 +6646,47 @@ mod tests {
             on_the_spot,
             TrackId(40)
         ));
+    }
+
+    #[test]
+    fn a_track_that_kept_on_a_struck_piece_as_it_ran_off_is_its_twin() {
+        // Clip 3678: track 64 runs at 1 m/s into track 40 lying still at
+        // the origin, meeting it in frame 6; from frame 7 the struck piece
+        // runs off at 1.2 m/s, and 64 is seen ahead of it, 20 mm on, in
+        // the frames `ahead` (then lost), where a piece that struck another
+        // falls behind.
+        let run = |ahead: std::ops::Range<usize>| -> VecDeque<Positions> {
+            (0..10)
+                .map(|i| {
+                    let x = |i: usize| 40.0 * (i.max(6) as f64 - 6.0);
+                    let mut discs =
+                        vec![(TrackId(40), Point2::new(x(i), 0.0), CARROMMAN_RADIUS_MM)];
+                    if (3..=6).contains(&i) {
+                        let at = Point2::new(-120.0 + 32.0 * (i as f64 - 3.0), 0.0);
+                        discs.push((TrackId(64), at, CARROMMAN_RADIUS_MM));
+                    } else if ahead.contains(&i) {
+                        let at = Point2::new(x(i) + 20.0, 0.0);
+                        discs.push((TrackId(64), at, CARROMMAN_RADIUS_MM));
+                    }
+                    Positions {
+                        t: i as f64 * FRAME_S,
+                        discs,
+                        tentative: Vec::new(),
+                        hidden: Vec::new(),
+                    }
+                })
+                .collect()
+        };
+        let twin = |ahead: std::ops::Range<usize>| {
+            let recent = run(ahead.clone());
+            let last = ahead.end.max(7) - 1;
+            let last_seen = recent[last].disc(TrackId(64)).map(|(at, _)| at);
+            followed_the_same_piece(&recent, TrackId(64), last_seen.unwrap(), TrackId(40))
+        };
+        // Two frames on the struck piece as it ran off: one piece.
+        assert!(twin(7..9));
+        // One: the meeting's blur, still two pieces.
+        assert!(!twin(7..8));
     }
 
     #[test]
