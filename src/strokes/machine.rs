@@ -2104,6 +2104,17 @@ impl StrokeMachine {
                     ),
                     exit => (exit, false),
                 };
+                // An arm over that side of the frame, or just gone, leaves
+                // blobs there a track can leap along: such a run at the
+                // frame is no jump (clip 3643: a break piece's track, taken
+                // over by the striker, leapt along the withdrawing hand's
+                // blobs to north's cushion and was lost there).
+                let ran = ran
+                    && !matches!(exit, Exit::Edge(crossed) if sides_of(crossed).any(|seat| {
+                        self.arm_over_the_board
+                            .get(&seat)
+                            .is_some_and(|&seen| t - seen <= ARM_LEAVES_BLOBS_S)
+                    }));
                 // Picked up only as it flew from where it lay, too late to
                 // show a run at the frame: judged once it could have come
                 // back.
@@ -3270,6 +3281,20 @@ const FLUNG_STEP_S: f64 = 0.07;
 /// How long (s) after its last sighting a flung piece that bounced back
 /// off the cushion is seen running back.
 const REBOUND_WINDOW_S: f64 = 0.2;
+
+/// The sides of the frame (named by the seats there) that `crossed` (per
+/// axis, the side crossed, -1 or 1, or 0) names.
+fn sides_of(crossed: [f64; 2]) -> impl Iterator<Item = Seat> {
+    let [x, y] = crossed;
+    [
+        (x > 0.0).then_some(Seat::East),
+        (x < 0.0).then_some(Seat::West),
+        (y > 0.0).then_some(Seat::North),
+        (y < 0.0).then_some(Seat::South),
+    ]
+    .into_iter()
+    .flatten()
+}
 
 /// How long (s) after a seat's arm was last seen over the board a new
 /// track flying at that side of the frame may have leapt to what the arm
@@ -7124,6 +7149,31 @@ mod tests {
         );
         assert!(overboard(&gentle).is_empty(), "{gentle:?}");
         assert!(alerted(&gentle[0], "by the cushion"), "{gentle:?}");
+    }
+
+    #[test]
+    fn a_run_at_the_frame_under_an_arm_just_over_that_side_is_no_jump() {
+        // Clip 3643: a track runs at 2.4 m/s at north's frame, north's arm
+        // over the board until frame 21, as it withdraws after the stroke.
+        let run_north = |arm_until: u32| {
+            let start = Point2::new(-20.0, 100.0);
+            let step = nalgebra::Vector2::new(0.0, 80.0);
+            run_with_hands((0..70).map(move |i| {
+                let mut discs = Vec::new();
+                discs.extend(striker_struck_from_north(i));
+                match i {
+                    ..20 => discs.push(disc(Piece::White, start)),
+                    20..23 => discs.push(disc(Piece::White, start + step * f64::from(i - 19))),
+                    _ => {}
+                }
+                (discs, arm_over_the_board(Seat::North, 5..arm_until, i))
+            }))
+        };
+        // The arm gone from sight well before (0.3 s and more): a jump.
+        assert_eq!(overboard(&run_north(12)), vec![Piece::White]);
+        // The arm over that side a frame before the run began: its blobs.
+        let under_the_arm = run_north(21);
+        assert!(overboard(&under_the_arm).is_empty(), "{under_the_arm:?}");
     }
 
     #[test]
