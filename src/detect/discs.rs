@@ -1331,6 +1331,22 @@ impl Detector {
         })
     }
 
+    /// Whether the patch of `view` round `centre` (board mm) is print that
+    /// the board's design repeats round its centre (see
+    /// [`super::symmetry`]).
+    pub fn repeats_round_the_centre(
+        &self,
+        view: &Rectified,
+        centre: Point2<f64>,
+    ) -> Result<bool, DetectError> {
+        let bytes = self.bytes_of(&view.image, view.index)?;
+        Ok(super::symmetry::repeats_round_the_centre(
+            &self.frame,
+            bytes,
+            centre,
+        ))
+    }
+
     /// Fraction of the board under a disc (centre in board mm, radius mm)
     /// that the empty-board model has never seen: 0 before it knows any.
     pub fn unseen_board_fraction(&self, centre: Point2<f64>, radius_mm: f64) -> f64 {

@@ -36,6 +36,7 @@ pub mod prior;
 pub mod refine;
 mod rims;
 pub mod shake;
+pub mod symmetry;
 pub mod topview;
 pub mod unchanged;
 pub mod video;

@@ -8,8 +8,13 @@
 //! seen empty (under the hand of the first frame), is looked for on the
 //! camera frame, unless a piece lay on that spot before the stroke or the
 //! board there held still through it (nothing was uncovered): a piece
-//! shows a disc's outline there, a print does not. A print's track is dropped without a trace (nothing left the
-//! board) and the board under it is learned as it looks.
+//! shows a disc's outline there, a print does not. Where the break lay, a
+//! petal whose edges pass for an outline is still told by the design
+//! repeating it at a turn round the centre ([`crate::detect::symmetry`]),
+//! which is looked for too on a track that came to rest where nothing moved
+//! (a petal taking over a track as it lost its piece). A print's track is
+//! dropped without a trace (nothing left the board) and the board under it
+//! is learned as it looks.
 //!
 //! The striker leaves a print too: set down and aimed under the hand, it
 //! lies still long enough for the model to take some of it in (its rim, the
@@ -66,6 +71,9 @@ pub struct PrintFound {
     /// Whether it was born as the stroke began and never moved (else it
     /// lay over board never seen empty).
     pub born_at_the_strike: bool,
+    /// Whether it was told from a piece by the board's design repeating it
+    /// round the centre (else by showing no disc outline).
+    pub repeated_by_the_design: bool,
 }
 
 impl PrintFound {
@@ -79,8 +87,13 @@ impl PrintFound {
         } else {
             ("on board never seen empty", "the board's print")
         };
+        let shows = if self.repeated_by_the_design {
+            "matches the board's centre design turned round the centre"
+        } else {
+            "shows no disc outline"
+        };
         format!(
-            "a {} at ({:.0}, {:.0}) mm, {where_}, shows no disc outline: {what}, not a piece",
+            "a {} at ({:.0}, {:.0}) mm, {where_}, {shows}: {what}, not a piece",
             self.piece.name(),
             self.at.x,
             self.at.y
@@ -163,15 +176,20 @@ impl PrintAudit {
         self.pieces_seen
             .retain(|id, _| frame.tracks.iter().any(|t| t.id == *id));
         let in_the_stroke = frame.index.saturating_sub(self.last_frame_before);
-        let to_look_at: Vec<&Track> = frame
+        // Each track looked at, and whether its outline is looked for too.
+        // The striker's print lies on its face's spot, unchanged as it
+        // leaves: a face that held still says nothing there. Nor does it
+        // of a track that came to a spot where nothing moved (taken over
+        // by a petal as it lost its piece): its outline is not looked for,
+        // but the design's repeat still tells a petal.
+        let to_look_at: Vec<(&Track, bool)> = frame
             .tracks
             .iter()
-            .filter(|t| {
-                // The striker's print lies on its face's spot, unchanged as
-                // it leaves: a face that held still says nothing there.
-                self.worth_a_look(t, detector)
-                    && (self.never_moved_since_the_strike(t)
-                        || !never_uncovered(t, detector, in_the_stroke))
+            .filter(|t| self.worth_a_look(t, detector))
+            .filter_map(|t| {
+                let uncovered = self.never_moved_since_the_strike(t)
+                    || !never_uncovered(t, detector, in_the_stroke);
+                (uncovered || under_the_break(t)).then_some((t, uncovered))
             })
             .collect();
         if to_look_at.is_empty() {
@@ -181,9 +199,15 @@ impl PrintAudit {
             return Ok(Vec::new());
         };
         let mut prints = Vec::new();
-        for track in to_look_at {
-            let outline = outline_near(&grey, look, track);
-            if outline {
+        for (track, uncovered) in to_look_at {
+            // Where the break lay, the design's petals can pass for an
+            // outline; a petal repeats round the centre, a piece does not.
+            let repeated_by_the_design = under_the_break(track)
+                && detector.repeats_round_the_centre(look.rectified, track.position)?;
+            let print = is_print(repeated_by_the_design, uncovered, || {
+                outline_near(&grey, look, track)
+            });
+            if !print {
                 self.pieces_seen.insert(track.id, track.position);
                 continue;
             }
@@ -205,6 +229,7 @@ impl PrintAudit {
                 piece: track.piece,
                 at: track.position,
                 born_at_the_strike: self.never_moved_since_the_strike(track),
+                repeated_by_the_design,
             });
         }
         Ok(prints)
@@ -236,6 +261,20 @@ impl PrintAudit {
             .get(&track.id)
             .is_some_and(|&born| near(born, track.position))
     }
+}
+
+/// Whether a resting track looked at is the board's print: repeated by the
+/// design round the centre, or, where the board under it was uncovered in
+/// the stroke, showing no disc outline (`outline` looks); a track that came
+/// to rest where nothing moved, not repeated, is kept without a look.
+fn is_print(repeated_by_the_design: bool, uncovered: bool, outline: impl FnOnce() -> bool) -> bool {
+    repeated_by_the_design || (uncovered && !outline())
+}
+
+/// Whether `track` lies where the break arrangement lay (see
+/// [`UNDER_THE_BREAK_MM`]).
+fn under_the_break(track: &Track) -> bool {
+    track.position.coords.norm() <= UNDER_THE_BREAK_MM
 }
 
 /// Whether two places are one spot (within [`MOVED_MM`]).
@@ -310,6 +349,35 @@ mod tests {
             tracks,
             ..TrackFrame::default()
         }
+    }
+
+    #[test]
+    fn a_print_is_told_by_the_design_s_repeat_or_where_uncovered_by_no_outline() {
+        let no_look = || -> bool { panic!("the outline is not looked for") };
+        // Repeated round the centre: print, whatever outline shows.
+        assert!(is_print(true, true, no_look));
+        assert!(is_print(true, false, no_look));
+        // Uncovered in the stroke: the outline decides.
+        assert!(is_print(false, true, || false));
+        assert!(!is_print(false, true, || true));
+        // Come to rest where nothing moved, not repeated: kept unlooked at.
+        assert!(!is_print(false, false, no_look));
+    }
+
+    #[test]
+    fn a_print_s_alert_says_how_it_was_told_from_a_piece() {
+        let print = |repeated_by_the_design| PrintFound {
+            id: TrackId(7),
+            piece: Piece::Queen,
+            at: Point2::new(21.0, 0.4),
+            born_at_the_strike: false,
+            repeated_by_the_design,
+        };
+        assert_eq!(
+            print(true).alert(),
+            "a queen at (21, 0) mm, on board never seen empty, matches the board's centre design turned round the centre: the board's print, not a piece"
+        );
+        assert!(print(false).alert().contains("shows no disc outline"));
     }
 
     #[test]
