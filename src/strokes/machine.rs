@@ -6684,21 +6684,13 @@ mod tests {
             (0..10)
                 .map(|i| {
                     let x = |i: usize| 40.0 * (i.max(6) as f64 - 6.0);
-                    let mut discs =
-                        vec![(TrackId(40), Point2::new(x(i), 0.0), CARROMMAN_RADIUS_MM)];
+                    let mut discs = vec![(40, (x(i), 0.0))];
                     if (3..=6).contains(&i) {
-                        let at = Point2::new(-120.0 + 32.0 * (i as f64 - 3.0), 0.0);
-                        discs.push((TrackId(64), at, CARROMMAN_RADIUS_MM));
+                        discs.push((64, (-120.0 + 32.0 * (i as f64 - 3.0), 0.0)));
                     } else if ahead.contains(&i) {
-                        let at = Point2::new(x(i) + 20.0, 0.0);
-                        discs.push((TrackId(64), at, CARROMMAN_RADIUS_MM));
+                        discs.push((64, (x(i) + 20.0, 0.0)));
                     }
-                    Positions {
-                        t: i as f64 * FRAME_S,
-                        discs,
-                        tentative: Vec::new(),
-                        hidden: Vec::new(),
-                    }
+                    positions(i as f64 * FRAME_S, discs)
                 })
                 .collect()
         };
@@ -8675,6 +8667,35 @@ mod tests {
         assert_eq!(stroke.vision.alerts.len(), 3, "{:?}", stroke.vision.alerts);
     }
 
+    /// A stroke seen with 2 whites and 2 blacks before it, in which a
+    /// black left over the east frame at 2.8 s (last seen at (340, -50)
+    /// mm at 2.77 s), and its tracks at rest: the striker back, whites at
+    /// x = -100 and -50 mm and blacks at `blacks_at` (x, mm), on y = 0.
+    fn black_left_over_the_east_frame(blacks_at: &[f64]) -> (SeenStroke, Vec<Track>) {
+        let mut stroke = stroke_seen_with(2, 2);
+        let mut tracks = vec![track_of(9, Piece::Striker, Point2::new(0.0, -200.0))];
+        let whites = [-100.0, -50.0].map(|x| (Piece::White, x));
+        let blacks = blacks_at.iter().map(|&x| (Piece::Black, x));
+        for (k, (piece, x)) in whites.into_iter().chain(blacks).enumerate() {
+            tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
+        }
+        let mut tracks_off = Vec::new();
+        record_off_the_board(
+            &mut stroke,
+            &mut tracks_off,
+            Piece::Black,
+            LeftTheBoard {
+                id: TrackId(20),
+                last_seen: Point2::new(340.0, -50.0),
+                meets_frame_at: Point2::new(352.0, -50.0),
+                seen_t: 2.77,
+                speed: 2000.0,
+            },
+            2.8,
+        );
+        (stroke, tracks)
+    }
+
     #[test]
     fn departures_over_the_frame_are_squared_with_the_discs_seen_flying_over_it() {
         use crate::detect::flight::FrameSighting;
@@ -8682,33 +8703,7 @@ mod tests {
         // print), the striker back. A black seen leaving over the east
         // frame at 2.8 s.
         let black_leaves = |watched: bool, flew: Option<Point2<f64>>| {
-            let mut stroke = stroke_seen_with(2, 2);
-            let mut tracks = vec![track_of(9, Piece::Striker, Point2::new(0.0, -200.0))];
-            for (k, (piece, x)) in [
-                (Piece::White, -100.0),
-                (Piece::White, -50.0),
-                (Piece::Black, 0.0),
-                (Piece::Black, 50.0),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
-            }
-            let mut tracks_off = Vec::new();
-            record_off_the_board(
-                &mut stroke,
-                &mut tracks_off,
-                Piece::Black,
-                LeftTheBoard {
-                    id: TrackId(20),
-                    last_seen: Point2::new(340.0, -50.0),
-                    meets_frame_at: Point2::new(352.0, -50.0),
-                    seen_t: 2.77,
-                    speed: 2000.0,
-                },
-                2.8,
-            );
+            let (mut stroke, tracks) = black_left_over_the_east_frame(&[0.0, 50.0]);
             if watched {
                 for k in 0..6 {
                     let t = 2.8 + f64::from(k) / 30.0;
@@ -8759,32 +8754,7 @@ mod tests {
         // back: the count misses the black that ran at the east frame. The
         // frame was watched for six frames and nothing seen over it.
         let black_leaves = |dark_frame: bool| {
-            let mut stroke = stroke_seen_with(2, 2);
-            let mut tracks = vec![track_of(9, Piece::Striker, Point2::new(0.0, -200.0))];
-            for (k, (piece, x)) in [
-                (Piece::White, -100.0),
-                (Piece::White, -50.0),
-                (Piece::Black, 0.0),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                tracks.push(track_of(k as u32 + 1, piece, Point2::new(x, 0.0)));
-            }
-            let mut tracks_off = Vec::new();
-            record_off_the_board(
-                &mut stroke,
-                &mut tracks_off,
-                Piece::Black,
-                LeftTheBoard {
-                    id: TrackId(20),
-                    last_seen: Point2::new(340.0, -50.0),
-                    meets_frame_at: Point2::new(352.0, -50.0),
-                    seen_t: 2.77,
-                    speed: 2000.0,
-                },
-                2.8,
-            );
+            let (mut stroke, tracks) = black_left_over_the_east_frame(&[0.0]);
             let hiding_blacks: &[Seat] = if dark_frame { &[Seat::East] } else { &[] };
             for k in 0..6 {
                 let t = 2.8 + f64::from(k) / 30.0;
