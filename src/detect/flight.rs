@@ -105,8 +105,7 @@ pub const DARKEST_FRAME_SHOWING_A_BLACK: f32 = 26.0;
 pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Option<f32> {
     let (width, height) = model.size();
     let rect = strip_pixels(frame, side, width.min(height))?;
-    let inner = HALF_SURFACE_MM + INNER_MARGIN_MM;
-    let outer = FRAME_OUTER_HALF_MM - PATCH_HALF_MM;
+    let band = looked_over_band();
     // Every other pixel each way says the median as well as all of them.
     let mut lumas: Vec<f32> = (rect.y0..rect.y0 + rect.height)
         .step_by(2)
@@ -118,7 +117,7 @@ pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Opti
         .filter(|&(column, row)| {
             let at = frame.px_to_board(Point2::new(column as f64, row as f64));
             let out = outward_of(side, at.coords);
-            (inner..=outer).contains(&out) && model.is_known(column, row)
+            band.contains(&out) && model.is_known(column, row)
         })
         .map(|(column, row)| model.luma_at(column, row) as f32)
         .collect();
@@ -127,6 +126,13 @@ pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Opti
     }
     let middle = lumas.len() / 2;
     Some(*lumas.select_nth_unstable_by(middle, f32::total_cmp).1)
+}
+
+/// How far out (mm, from the board's centre line) a patch's centre may lie
+/// to be looked at over the frame: past the surface's edge by
+/// [`INNER_MARGIN_MM`], and whole within the top view's edge.
+fn looked_over_band() -> std::ops::RangeInclusive<f64> {
+    HALF_SURFACE_MM + INNER_MARGIN_MM..=FRAME_OUTER_HALF_MM - PATCH_HALF_MM
 }
 
 /// A rectangle of top-view pixels: first column, first row, width, height.
@@ -228,8 +234,7 @@ fn look_along(
     let half = (PATCH_HALF_MM * frame.px_per_mm).round().max(1.0) as usize;
     let area = ((2 * half + 1) * (2 * half + 1)) as f64;
     let beside = (BESIDE_MM * frame.px_per_mm).round().max(1.0) as usize;
-    let inner = HALF_SURFACE_MM + INNER_MARGIN_MM;
-    let outer = FRAME_OUTER_HALF_MM - PATCH_HALF_MM;
+    let band = looked_over_band();
     let box_sum = |sums: &[f64], x: usize, y: usize| {
         let w = rect.width + 1;
         let (x0, y0, x1, y1) = (x - half, y - half, x + half + 1, y + half + 1);
@@ -262,7 +267,7 @@ fn look_along(
         for x in half..rect.width.saturating_sub(half) {
             let centre = frame.px_to_board(Point2::new((rect.x0 + x) as f64, (rect.y0 + y) as f64));
             let out = outward_of(side, centre.coords);
-            if out < inner || out > outer {
+            if !band.contains(&out) {
                 continue;
             }
             let strength = strength_at(x, y);

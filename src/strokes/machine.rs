@@ -2109,24 +2109,18 @@ impl StrokeMachine {
                 // frame is no jump (clip 3643: a break piece's track, taken
                 // over by the striker, leapt along the withdrawing hand's
                 // blobs to north's cushion and was lost there).
+                let arms = &self.arm_over_the_board;
                 let ran = ran
-                    && !matches!(exit, Exit::Edge(crossed) if sides_of(crossed).any(|seat| {
-                        self.arm_over_the_board
-                            .get(&seat)
-                            .is_some_and(|&seen| t - seen <= ARM_LEAVES_BLOBS_S)
-                    }));
+                    && !matches!(exit, Exit::Edge(crossed)
+                        if sides_of(crossed).any(|seat| arm_left_blobs(arms, seat, t)));
                 // Picked up only as it flew from where it lay, too late to
                 // show a run at the frame: judged once it could have come
                 // back.
                 if !matches!(exit, Exit::Pocket(_)) && !ran {
                     // An arm over that side of the frame, or just gone,
                     // leaves blobs there a new track can leap to.
-                    let flung = FlungAtTheFrame::of(&self.recent, id, piece, t).filter(|flung| {
-                        !self
-                            .arm_over_the_board
-                            .get(&flung.side_seat())
-                            .is_some_and(|&seen| t - seen <= ARM_LEAVES_BLOBS_S)
-                    });
+                    let flung = FlungAtTheFrame::of(&self.recent, id, piece, t)
+                        .filter(|flung| !arm_left_blobs(arms, flung.side_seat(), t));
                     if let Some(flung) = flung {
                         self.flung.push(flung);
                         continue;
@@ -3217,12 +3211,7 @@ impl FlungAtTheFrame {
 
     /// The seat on the side of the frame it flew at.
     fn side_seat(&self) -> Seat {
-        match (self.axis, self.side > 0.0) {
-            (0, true) => Seat::East,
-            (0, false) => Seat::West,
-            (_, true) => Seat::North,
-            (_, false) => Seat::South,
-        }
+        seat_on_side(self.axis, self.side)
     }
 
     /// Whether the `recent` frames within [`REBOUND_WINDOW_S`] of its last
@@ -3282,18 +3271,31 @@ const FLUNG_STEP_S: f64 = 0.07;
 /// off the cushion is seen running back.
 const REBOUND_WINDOW_S: f64 = 0.2;
 
+/// The seat on the side of the frame across `axis` (0: x, 1: y) on the
+/// `side` (-1 or 1) of the board.
+fn seat_on_side(axis: usize, side: f64) -> Seat {
+    match (axis, side > 0.0) {
+        (0, true) => Seat::East,
+        (0, false) => Seat::West,
+        (_, true) => Seat::North,
+        (_, false) => Seat::South,
+    }
+}
+
 /// The sides of the frame (named by the seats there) that `crossed` (per
 /// axis, the side crossed, -1 or 1, or 0) names.
 fn sides_of(crossed: [f64; 2]) -> impl Iterator<Item = Seat> {
-    let [x, y] = crossed;
-    [
-        (x > 0.0).then_some(Seat::East),
-        (x < 0.0).then_some(Seat::West),
-        (y > 0.0).then_some(Seat::North),
-        (y < 0.0).then_some(Seat::South),
-    ]
-    .into_iter()
-    .flatten()
+    (0..2)
+        .filter(move |&axis| crossed[axis] != 0.0)
+        .map(move |axis| seat_on_side(axis, crossed[axis]))
+}
+
+/// Whether `seat`'s arm was over the board (`arms`: when each seat's was
+/// last seen there, s) within [`ARM_LEAVES_BLOBS_S`] before `t`: what it
+/// left on that side of the frame a track may have leapt to.
+fn arm_left_blobs(arms: &HashMap<Seat, f64>, seat: Seat, t: f64) -> bool {
+    arms.get(&seat)
+        .is_some_and(|&seen| t - seen <= ARM_LEAVES_BLOBS_S)
 }
 
 /// How long (s) after a seat's arm was last seen over the board a new

@@ -249,7 +249,7 @@ impl PrintAudit {
             && track.speed() < STILL_MM_S
             && !lay_there_before(&self.before_the_stroke, track.position)
             && !looked_at_here
-            && (track.position.coords.norm() <= UNDER_THE_BREAK_MM
+            && (under_the_break(track)
                 || self.never_moved_since_the_strike(track)
                 || detector.unseen_board_fraction(track.position, track.radius_mm())
                     >= UNSEEN_TO_LOOK)
