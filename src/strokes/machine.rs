@@ -2381,7 +2381,10 @@ impl StrokeMachine {
         withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
         reconcile_exits(&mut done, frame, &self.pocketed_tracks);
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
-        if moved_nothing_set_out(&done, frame) {
+        // No stroke yet, or the board found set out since: this one would
+        // be the break.
+        let before_the_break = self.finished.is_empty() || self.set_out_for_the_break;
+        if moved_nothing_set_out(&done, frame, before_the_break) {
             self.set_out_motion = Some(VisionNote {
                 t: done.stroke.t.unwrap_or(frame.t),
                 message: SET_OUT_MOTION.to_string(),
@@ -3325,8 +3328,19 @@ const REBOUND_SHARE: f64 = 0.5;
 /// sent nothing off and left more than half the break arrangement's spots
 /// still taken `at_rest`: the motion was a hand setting the board out or
 /// carrying the striker in (a break scatters the whole cluster), not a
-/// stroke.
-fn moved_nothing_set_out(stroke: &SeenStroke, at_rest: &TrackFrame) -> bool {
+/// stroke. Before the break (`before_the_break`), tracks held hidden on
+/// the spots count for nothing: a broken cluster leaves the
+/// board under it, which the empty-board model only predicted, as one blob
+/// that hides every spot's track until it is learned (clips 3791 and 3808:
+/// breaks dropped so, 19 hidden tracks on the spots at rest). After the
+/// break they still count: motion read then, with no striker placed, and
+/// those tracks still held on the spots, is the blob's tracks settling
+/// (clips 3441, 3632 and 3735: strokes half a second after the break).
+fn moved_nothing_set_out(
+    stroke: &SeenStroke,
+    at_rest: &TrackFrame,
+    before_the_break: bool,
+) -> bool {
     if stroke.vision.placement.is_some()
         || !stroke.stroke.pocketed.is_empty()
         || !stroke.stroke.overboard.is_empty()
@@ -3336,7 +3350,7 @@ fn moved_nothing_set_out(stroke: &SeenStroke, at_rest: &TrackFrame) -> bool {
     let carrommen: Vec<Point2<f64>> = at_rest
         .tracks
         .iter()
-        .filter(|t| t.piece != Piece::Striker)
+        .filter(|t| t.piece != Piece::Striker && !(before_the_break && t.hidden))
         .map(|t| t.position)
         .collect();
     // The arrangement lies one of two ways round: towards south and north,
@@ -5860,6 +5874,32 @@ mod tests {
         // Ten of the twelve outer pieces gone from their spots: a stroke.
         let strokes = arrangement_with_pieces_moving_out(10);
         assert_eq!(strokes.len(), 1, "{strokes:?}");
+    }
+
+    #[test]
+    fn tracks_held_hidden_on_the_break_spots_do_not_make_a_break_setting_out() {
+        // Clips 3791 and 3808: the break scattered the cluster, whose board
+        // the model had only predicted; one blob over it hid every spot's
+        // track, held there at rest, while new tracks followed the pieces.
+        let at_rest = |hidden: bool| {
+            let tracks = break_arrangement(Seat::South)
+                .iter()
+                .enumerate()
+                .map(|(k, spot)| {
+                    let mut track = track_of(k as u32, spot.piece, spot.centre);
+                    track.hidden = hidden;
+                    track
+                })
+                .collect();
+            at_rest_with(tracks)
+        };
+        let stroke = stroke_seen(SeenCount::BREAK);
+        assert!(!moved_nothing_set_out(&stroke, &at_rest(true), true));
+        // In sight there, the pieces never left their spots.
+        assert!(moved_nothing_set_out(&stroke, &at_rest(false), true));
+        // After the break, motion that leaves those hidden tracks on the
+        // spots is theirs settling.
+        assert!(moved_nothing_set_out(&stroke, &at_rest(true), false));
     }
 
     #[test]
