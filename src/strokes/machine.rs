@@ -437,6 +437,17 @@ impl SeenCount {
         }
     }
 
+    /// How many of `piece`'s kind are counted (the Queen as one or none,
+    /// the striker, which the count leaves out, as none).
+    fn of_kind(self, piece: Piece) -> u32 {
+        match piece {
+            Piece::White => self.white,
+            Piece::Black => self.black,
+            Piece::Queen => u32::from(self.queen),
+            Piece::Striker => 0,
+        }
+    }
+
     /// Each kind's count, or `other`'s where it saw more.
     fn at_least(self, other: Option<SeenCount>) -> SeenCount {
         let Some(other) = other else {
@@ -2774,11 +2785,39 @@ fn reconcile_exits(
             .laws_before
             .is_some_and(|laws| before.short_of(laws, piece))
     };
+    // More of a kind seen before the stroke than the laws have: ghosts
+    // swelled the count before (an arm's, a print's, the striker's blur
+    // read as carrommen), and the laws' count is the one the count at rest
+    // is set against (clip 3727: 12 whites seen before where the laws had
+    // 9, and a white lost far from the NW pocket was taken as pocketed
+    // with 9 seen at rest).
+    let after = SeenCount::of(&at_rest.tracks);
+    let laws_miss_none = |piece: Piece, gone: u32| {
+        let before = stroke.vision.seen_before;
+        stroke.vision.laws_before.is_some_and(|laws| {
+            laws.of_kind(piece) < before.of_kind(piece)
+                && laws.of_kind(piece) <= after.of_kind(piece) + gone
+        })
+    };
     let mut short_count = vec![false; pocketed.len()];
+    let mut laws_count = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
         if far[i] {
             short_count[i] = seen_short_of_the_laws(p.piece);
-            kept_pocketed[i] = !short_count[i] && take(&mut missing, p.piece);
+            let gone = pocketed
+                .iter()
+                .zip(&kept_pocketed)
+                .map(|(q, &kept)| (q.piece, kept))
+                .chain(
+                    overboard
+                        .iter()
+                        .zip(&kept_overboard)
+                        .map(|(o, &kept)| (o.piece, kept)),
+                )
+                .filter(|&(piece, kept)| kept && piece == p.piece)
+                .count() as u32;
+            laws_count[i] = laws_miss_none(p.piece, gone);
+            kept_pocketed[i] = !short_count[i] && !laws_count[i] && take(&mut missing, p.piece);
         }
     }
     // The one kind the count misses, if exactly one is missing and it is a
@@ -2806,6 +2845,14 @@ fn reconcile_exits(
                 stroke,
                 p.t,
                 format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but fewer of its kind were seen before the stroke than the laws have on the board: the count at rest cannot tell, and it is not taken as pocketed", p.pocket.map_or("", Pocket::name)),
+            );
+            continue;
+        }
+        if far[i] && laws_count[i] {
+            alert(
+                stroke,
+                p.t,
+                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but more of its kind were seen before the stroke than the laws have on the board, and the count at rest holds as many as the laws: it did not go in", p.pocket.map_or("", Pocket::name)),
             );
             continue;
         }
@@ -9547,6 +9594,65 @@ mod tests {
                 .any(|a| a.message.contains("the count at rest cannot tell")),
             "{alerts:?}"
         );
+    }
+
+    /// As in clip 3727 (whites there): six blacks seen before the stroke
+    /// where the laws have `laws_black`; a black lost from sight mid-board,
+    /// speeding at the SE pocket; `at_rest` blacks counted at rest.
+    fn far_lost_black_on_a_count_above_the_laws(
+        laws_black: u32,
+        at_rest: u32,
+    ) -> (Vec<Option<Pocket>>, Vec<VisionNote>) {
+        let mut stroke = stroke_seen_with(1, 6);
+        stroke.vision.laws_before = Some(SeenCount {
+            white: 1,
+            black: laws_black,
+            queen: false,
+        });
+        LostTowardsPocket {
+            id: TrackId(9),
+            piece: Piece::Black,
+            pocket: Pocket::Se,
+            last_seen: Point2::new(66.0, -44.0),
+            t: 0.2,
+            speed: 3500.0,
+            striker_elsewhere: false,
+        }
+        .record_in(&mut stroke);
+        let mut tracks = vec![
+            track_of(1, Piece::White, Point2::new(10.0, 10.0)),
+            track_of(2, Piece::Striker, Point2::new(0.0, -200.0)),
+        ];
+        for k in 0..at_rest {
+            tracks.push(track_of(
+                3 + k,
+                Piece::Black,
+                Point2::new(-100.0, 50.0 * f64::from(k)),
+            ));
+        }
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+        let pockets = stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
+        (pockets, stroke.vision.alerts)
+    }
+
+    #[test]
+    fn a_piece_lost_far_from_a_pocket_did_not_go_in_where_the_count_holds_the_laws_count() {
+        // Five at rest: one short of the six seen, none of the laws' five.
+        let (pockets, alerts) = far_lost_black_on_a_count_above_the_laws(5, 5);
+        assert!(pockets.is_empty(), "{alerts:?}");
+        assert!(
+            alerts.iter().any(|a| a
+                .message
+                .contains("the count at rest holds as many as the laws")),
+            "{alerts:?}"
+        );
+        // Four at rest: short of the laws' five too.
+        let (pockets, _) = far_lost_black_on_a_count_above_the_laws(5, 4);
+        assert_eq!(pockets, vec![Some(Pocket::Se)]);
+        // The laws have six, as many as were seen: the count decides as
+        // before, and misses one.
+        let (pockets, _) = far_lost_black_on_a_count_above_the_laws(6, 5);
+        assert_eq!(pockets, vec![Some(Pocket::Se)]);
     }
 
     #[test]
