@@ -889,12 +889,17 @@ fn noise_threshold(
 }
 
 /// The median of `values` (reordered in place), or `None` when empty.
+/// Every value is a magnitude (a ratio of brightnesses, a difference's
+/// size, a luma), and magnitudes order as their bits do: compared as
+/// integers, the selection runs faster than with `total_cmp` and picks the
+/// same value.
 fn median(values: &mut [f32]) -> Option<f32> {
     if values.is_empty() {
         return None;
     }
+    debug_assert!(values.iter().all(|v| v.is_sign_positive()));
     let middle = values.len() / 2;
-    let (_, m, _) = values.select_nth_unstable_by(middle, f32::total_cmp);
+    let (_, m, _) = values.select_nth_unstable_by_key(middle, |v| v.to_bits());
     Some(*m)
 }
 
