@@ -2804,18 +2804,8 @@ fn reconcile_exits(
     for (i, p) in pocketed.iter().enumerate() {
         if far[i] {
             short_count[i] = seen_short_of_the_laws(p.piece);
-            let gone = pocketed
-                .iter()
-                .zip(&kept_pocketed)
-                .map(|(q, &kept)| (q.piece, kept))
-                .chain(
-                    overboard
-                        .iter()
-                        .zip(&kept_overboard)
-                        .map(|(o, &kept)| (o.piece, kept)),
-                )
-                .filter(|&(piece, kept)| kept && piece == p.piece)
-                .count() as u32;
+            let gone = kept_of_kind(p.piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
+                + kept_of_kind(p.piece, overboard.iter().map(|o| o.piece), &kept_overboard);
             laws_count[i] = laws_miss_none(p.piece, gone);
             kept_pocketed[i] = !short_count[i] && !laws_count[i] && take(&mut missing, p.piece);
         }
@@ -2977,6 +2967,16 @@ fn reconcile_exits(
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
     leave_with_unexplained_flights(stroke, &mut missing);
+}
+
+/// How many of the departures of `pieces` (each kept or not, by `kept`)
+/// are of `piece`'s kind and kept.
+fn kept_of_kind(piece: Piece, pieces: impl IntoIterator<Item = Piece>, kept: &[bool]) -> u32 {
+    pieces
+        .into_iter()
+        .zip(kept)
+        .filter(|&(p, &kept)| kept && p == piece)
+        .count() as u32
 }
 
 /// Frames the frame must have been looked over where and when a departure's
