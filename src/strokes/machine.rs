@@ -2828,30 +2828,24 @@ fn reconcile_exits(
             continue;
         }
         let seen_as = p.piece;
-        if far[i] && short_count[i] {
-            // The count had lost sight of pieces of this kind before the
-            // stroke: one more lost from sight says nothing.
-            alert(
-                stroke,
-                p.t,
-                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but fewer of its kind were seen before the stroke than the laws have on the board: the count at rest cannot tell, and it is not taken as pocketed", p.pocket.map_or("", Pocket::name)),
-            );
-            continue;
-        }
-        if far[i] && laws_count[i] {
-            alert(
-                stroke,
-                p.t,
-                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but more of its kind were seen before the stroke than the laws have on the board, and the count at rest holds as many as the laws: it did not go in", p.pocket.map_or("", Pocket::name)),
-            );
-            continue;
-        }
         if far[i] {
-            // Never seen going in: the count at rest outweighs it.
+            let why = if short_count[i] {
+                // The count had lost sight of pieces of this kind before
+                // the stroke: one more lost from sight says nothing.
+                "fewer of its kind were seen before the stroke than the laws have on the board: the count at rest cannot tell, and it is not taken as pocketed"
+            } else if laws_count[i] {
+                "more of its kind were seen before the stroke than the laws have on the board, and the count at rest holds as many as the laws: it did not go in"
+            } else {
+                // Never seen going in: the count at rest outweighs it.
+                "the count at rest does not miss one: it did not go in"
+            };
             alert(
                 stroke,
                 p.t,
-                format!("a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but the count at rest does not miss one: it did not go in", p.pocket.map_or("", Pocket::name)),
+                format!(
+                    "a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but {why}",
+                    p.pocket.map_or("", Pocket::name)
+                ),
             );
             continue;
         }
@@ -9544,69 +9538,19 @@ mod tests {
         assert_eq!(play(short_of_near, 2), (vec![Some(Pocket::Ne)], 1));
     }
 
-    /// Clip 3159: a white lost from sight mid-board, speeding at the NW
-    /// pocket, on a light board where six of the laws' nine whites were
-    /// seen; the count at rest missed one more white, which it would have
-    /// whether or not that white went in. Where as many as the laws have
-    /// were seen, the count decides as before.
-    #[test]
-    fn a_piece_lost_far_from_a_pocket_is_not_taken_as_pocketed_on_a_count_already_short() {
-        let play = |laws_black: Option<u32>| {
-            let mut stroke = stroke_seen_with(1, 4);
-            stroke.vision.laws_before = laws_black.map(|black| SeenCount {
-                white: 1,
-                black,
-                queen: false,
-            });
-            LostTowardsPocket {
-                id: TrackId(9),
-                piece: Piece::Black,
-                pocket: Pocket::Se,
-                last_seen: Point2::new(66.0, -44.0),
-                t: 0.2,
-                speed: 3500.0,
-                striker_elsewhere: false,
-            }
-            .record_in(&mut stroke);
-            let mut tracks = vec![
-                track_of(1, Piece::White, Point2::new(10.0, 10.0)),
-                track_of(2, Piece::Striker, Point2::new(0.0, -200.0)),
-            ];
-            for k in 0..3 {
-                tracks.push(track_of(
-                    3 + k,
-                    Piece::Black,
-                    Point2::new(-100.0, 50.0 * f64::from(k)),
-                ));
-            }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
-            let pockets: Vec<Option<Pocket>> =
-                stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
-            (pockets, stroke.vision.alerts)
-        };
-        assert_eq!(play(None).0, vec![Some(Pocket::Se)]);
-        assert_eq!(play(Some(4)).0, vec![Some(Pocket::Se)]);
-        let (pockets, alerts) = play(Some(5));
-        assert!(pockets.is_empty(), "{alerts:?}");
-        assert!(
-            alerts
-                .iter()
-                .any(|a| a.message.contains("the count at rest cannot tell")),
-            "{alerts:?}"
-        );
-    }
-
-    /// As in clip 3727 (whites there): six blacks seen before the stroke
-    /// where the laws have `laws_black`; a black lost from sight mid-board,
-    /// speeding at the SE pocket; `at_rest` blacks counted at rest.
-    fn far_lost_black_on_a_count_above_the_laws(
-        laws_black: u32,
+    /// A black lost from sight mid-board, speeding at the SE pocket, where
+    /// `seen_black` blacks were seen before the stroke and the laws have
+    /// `laws_black` (none where no one keeps the score), and `at_rest`
+    /// blacks are counted at rest: the pockets taken, and the alerts.
+    fn far_lost_black(
+        seen_black: u32,
+        laws_black: Option<u32>,
         at_rest: u32,
     ) -> (Vec<Option<Pocket>>, Vec<VisionNote>) {
-        let mut stroke = stroke_seen_with(1, 6);
-        stroke.vision.laws_before = Some(SeenCount {
+        let mut stroke = stroke_seen_with(1, seen_black);
+        stroke.vision.laws_before = laws_black.map(|black| SeenCount {
             white: 1,
-            black: laws_black,
+            black,
             queen: false,
         });
         LostTowardsPocket {
@@ -9635,10 +9579,32 @@ mod tests {
         (pockets, stroke.vision.alerts)
     }
 
+    /// Clip 3159: a white lost from sight mid-board, speeding at the NW
+    /// pocket, on a light board where six of the laws' nine whites were
+    /// seen; the count at rest missed one more white, which it would have
+    /// whether or not that white went in. Where as many as the laws have
+    /// were seen, the count decides as before.
+    #[test]
+    fn a_piece_lost_far_from_a_pocket_is_not_taken_as_pocketed_on_a_count_already_short() {
+        let play = |laws_black: Option<u32>| far_lost_black(4, laws_black, 3);
+        assert_eq!(play(None).0, vec![Some(Pocket::Se)]);
+        assert_eq!(play(Some(4)).0, vec![Some(Pocket::Se)]);
+        let (pockets, alerts) = play(Some(5));
+        assert!(pockets.is_empty(), "{alerts:?}");
+        assert!(
+            alerts
+                .iter()
+                .any(|a| a.message.contains("the count at rest cannot tell")),
+            "{alerts:?}"
+        );
+    }
+
     #[test]
     fn a_piece_lost_far_from_a_pocket_did_not_go_in_where_the_count_holds_the_laws_count() {
-        // Five at rest: one short of the six seen, none of the laws' five.
-        let (pockets, alerts) = far_lost_black_on_a_count_above_the_laws(5, 5);
+        // As in clip 3727 (whites there): six blacks seen before the
+        // stroke where the laws have five. Five at rest: one short of the
+        // six seen, none of the laws' five.
+        let (pockets, alerts) = far_lost_black(6, Some(5), 5);
         assert!(pockets.is_empty(), "{alerts:?}");
         assert!(
             alerts.iter().any(|a| a
@@ -9647,11 +9613,11 @@ mod tests {
             "{alerts:?}"
         );
         // Four at rest: short of the laws' five too.
-        let (pockets, _) = far_lost_black_on_a_count_above_the_laws(5, 4);
+        let (pockets, _) = far_lost_black(6, Some(5), 4);
         assert_eq!(pockets, vec![Some(Pocket::Se)]);
         // The laws have six, as many as were seen: the count decides as
         // before, and misses one.
-        let (pockets, _) = far_lost_black_on_a_count_above_the_laws(6, 5);
+        let (pockets, _) = far_lost_black(6, Some(6), 5);
         assert_eq!(pockets, vec![Some(Pocket::Se)]);
     }
 
