@@ -7182,20 +7182,28 @@ mod tests {
         )));
     }
 
-    /// A stroke from north in which a black lying at `start` is knocked
-    /// along `step` (mm a frame) from frame 20, seen for three frames, and
-    /// lost.
+    /// Frame `i` of a stroke from north in which a `piece` lying at
+    /// `start` is knocked along `step` (mm a frame) from frame 20, seen for
+    /// three frames, and lost.
+    fn knocked_at_the_frame(
+        piece: Piece,
+        start: Point2<f64>,
+        step: nalgebra::Vector2<f64>,
+        i: u32,
+    ) -> Vec<Detection> {
+        let mut discs = Vec::new();
+        discs.extend(striker_struck_from_north(i));
+        match i {
+            ..20 => discs.push(disc(piece, start)),
+            20..23 => discs.push(disc(piece, start + step * f64::from(i - 19))),
+            _ => {}
+        }
+        discs
+    }
+
+    /// The stroke of [`knocked_at_the_frame`] with a black.
     fn black_run_at_the_frame(start: Point2<f64>, step: nalgebra::Vector2<f64>) -> Vec<SeenStroke> {
-        run((0..70).map(move |i| {
-            let mut discs = Vec::new();
-            discs.extend(striker_struck_from_north(i));
-            match i {
-                ..20 => discs.push(disc(Piece::Black, start)),
-                20..23 => discs.push(disc(Piece::Black, start + step * f64::from(i - 19))),
-                _ => {}
-            }
-            discs
-        }))
+        run((0..70).map(move |i| knocked_at_the_frame(Piece::Black, start, step, i)))
     }
 
     /// The pieces the one stroke in `strokes` sent off the board.
@@ -7234,14 +7242,10 @@ mod tests {
             let start = Point2::new(-20.0, 100.0);
             let step = nalgebra::Vector2::new(0.0, 80.0);
             run_with_hands((0..70).map(move |i| {
-                let mut discs = Vec::new();
-                discs.extend(striker_struck_from_north(i));
-                match i {
-                    ..20 => discs.push(disc(Piece::White, start)),
-                    20..23 => discs.push(disc(Piece::White, start + step * f64::from(i - 19))),
-                    _ => {}
-                }
-                (discs, arm_over_the_board(Seat::North, 5..arm_until, i))
+                (
+                    knocked_at_the_frame(Piece::White, start, step, i),
+                    arm_over_the_board(Seat::North, 5..arm_until, i),
+                )
             }))
         };
         // The arm gone from sight well before (0.3 s and more): a jump.
@@ -7258,13 +7262,9 @@ mod tests {
         let start = Point2::new(-100.0, 60.0);
         let step = nalgebra::Vector2::new(-80.0, 0.0);
         let back = run((0..70).map(move |i| {
-            let mut discs = Vec::new();
-            discs.extend(striker_struck_from_north(i));
-            match i {
-                ..20 => discs.push(disc(Piece::Black, start)),
-                20..23 => discs.push(disc(Piece::Black, start + step * f64::from(i - 19))),
-                30.. => discs.push(disc(Piece::Black, Point2::new(-330.0, 70.0))),
-                _ => {}
+            let mut discs = knocked_at_the_frame(Piece::Black, start, step, i);
+            if i >= 30 {
+                discs.push(disc(Piece::Black, Point2::new(-330.0, 70.0)));
             }
             discs
         }));
