@@ -893,7 +893,7 @@ fn noise_threshold(
 /// size, a luma), and magnitudes order as their bits do: compared as
 /// integers, the selection runs faster than with `total_cmp` and picks the
 /// same value.
-fn median(values: &mut [f32]) -> Option<f32> {
+pub(super) fn median(values: &mut [f32]) -> Option<f32> {
     if values.is_empty() {
         return None;
     }

@@ -121,11 +121,7 @@ pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Opti
         })
         .map(|(column, row)| model.luma_at(column, row) as f32)
         .collect();
-    if lumas.is_empty() {
-        return None;
-    }
-    let middle = lumas.len() / 2;
-    Some(*lumas.select_nth_unstable_by(middle, f32::total_cmp).1)
+    super::background::median(&mut lumas)
 }
 
 /// How far out (mm, from the board's centre line) a patch's centre may lie
