@@ -2981,11 +2981,12 @@ const LOOKS_TO_RULE_OUT_A_FLIGHT: usize = 4;
 /// A disc seen in flight over the frame that no departure kept accounts
 /// for is a piece that left unfollowed (its track handed to another disc,
 /// or picked up too late to show its run at the frame): it left as the
-/// one kind of carromman the count at rest misses, or as a black where it
-/// showed clearly darker than the frame and the count misses one. Else
-/// the flight is only noted: a lighter shade over the frame does not tell
-/// a black from a white (see [`FlightLog::flight_of`]); so is a faint one
-/// seen once, which may be the empty frame ([`Flight::faint`](super::flights::Flight::faint)).
+/// one kind of carromman the count at rest misses (never a white where
+/// it showed clearly darker than the frame, as no white does), or as a
+/// black where it showed so and the count misses one. Else the flight is
+/// only noted: a lighter shade over the frame does not tell a black from
+/// a white (see [`FlightLog::flight_of`]); so is a faint one, which may be
+/// the empty frame ([`Flight::faint`](super::flights::Flight::faint)).
 fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece, u32)]) {
     let kept: Vec<(Piece, f64)> = stroke
         .stroke
@@ -2998,7 +2999,7 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
         if flight.faint {
             stroke.vision.alerts.push(VisionNote {
                 t: flight.t,
-                message: format!("a disc was seen over the frame at {at}, but in one frame only and faintly, as the empty frame can read, with no piece seen leaving: not taken as leaving the board"),
+                message: format!("a disc was seen over the frame at {at}, but only as faintly as the empty frame can read, with no piece seen leaving: not taken as leaving the board"),
             });
             continue;
         }
@@ -3008,7 +3009,10 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
             .map(|(p, _)| *p)
             .collect();
         let piece = match carrommen[..] {
-            [only] => Some(only),
+            // Clip 3759: a black flew off at the break, clearly darker
+            // than the frame, while three whites lay unseen at rest and
+            // the striker was counted as a black.
+            [only] if !(flight.clearly_darker && only == Piece::White) => Some(only),
             _ if flight.clearly_darker && carrommen.contains(&Piece::Black) => Some(Piece::Black),
             _ => None,
         };
@@ -3180,10 +3184,12 @@ fn missing_after_the_stroke(stroke: &SeenStroke, rest: &RestSnapshot, piece: Pie
 /// The alert on a disc seen in flight over the frame that the count at
 /// rest left unnamed (taken back by [`StrokeMachine::outlines_looked_at`]).
 fn unnamed_flight(flight: &Flight) -> String {
-    format!(
-        "a disc was seen in flight over the frame at ({:.0}, {:.0}) mm, but the count at rest misses no one kind of carromman",
-        flight.at.x, flight.at.y
-    )
+    let (x, y) = (flight.at.x, flight.at.y);
+    if flight.clearly_darker {
+        format!("a disc was seen in flight over the frame at ({x:.0}, {y:.0}) mm, clearly darker than the frame, as no white shows, but the count at rest misses no black and no one other kind of carromman")
+    } else {
+        format!("a disc was seen in flight over the frame at ({x:.0}, {y:.0}) mm, but the count at rest misses no one kind of carromman")
+    }
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -8896,6 +8902,42 @@ mod tests {
         reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
         assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
+    }
+
+    /// Clip 3759: a disc clearly darker than the frame flies over it with
+    /// no departure seen, while a white lies unseen at rest and the striker
+    /// rests followed as a black: the count misses only a white, but no
+    /// white shows darker than the frame, so the flight is left unnamed
+    /// until the striker is found by its size, and then leaves as the
+    /// black the count misses. A disc lighter than the frame leaves as the
+    /// white.
+    #[test]
+    fn a_disc_clearly_darker_than_the_frame_never_leaves_as_a_white() {
+        let play = |luma_change: f32| {
+            let mut stroke = stroke_seen_with(2, 2);
+            let tracks = vec![
+                track_of(1, Piece::White, Point2::new(-100.0, 0.0)),
+                track_of(3, Piece::Black, Point2::new(0.0, -200.0)),
+                track_of(4, Piece::Black, Point2::new(100.0, 0.0)),
+            ];
+            flew_over_the_west_frame(&mut stroke, luma_change);
+            let at_rest = at_rest_with(tracks);
+            reconcile_exits(&mut stroke, &at_rest, &[]);
+            let named_at_once: Vec<Piece> =
+                stroke.stroke.overboard.iter().map(|o| o.piece).collect();
+            let mut rest = RestSnapshot::of(&at_rest, None);
+            rest.pieces[1].piece = Piece::Striker;
+            rest.striker_counted_as = Some(Piece::Black);
+            stroke.vision.rest = Some(rest);
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            machine.finished.push(stroke);
+            machine.outlines_looked_at(at_rest.index);
+            let stroke = machine.finished.pop().unwrap();
+            let named: Vec<Piece> = stroke.stroke.overboard.iter().map(|o| o.piece).collect();
+            (named_at_once, named)
+        };
+        assert_eq!(play(-25.0), (vec![], vec![Piece::Black]));
+        assert_eq!(play(5.0), (vec![Piece::White], vec![Piece::White]));
     }
 
     /// Clip 3569: a disc flies over the frame with no departure seen, and
