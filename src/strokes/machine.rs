@@ -448,6 +448,18 @@ impl SeenCount {
         }
     }
 
+    /// Each kind's count, or `other`'s where it saw fewer.
+    fn at_most(self, other: Option<SeenCount>) -> SeenCount {
+        let Some(other) = other else {
+            return self;
+        };
+        SeenCount {
+            white: self.white.min(other.white),
+            black: self.black.min(other.black),
+            queen: self.queen && other.queen,
+        }
+    }
+
     /// Each kind's count, or `other`'s where it saw more.
     fn at_least(self, other: Option<SeenCount>) -> SeenCount {
         let Some(other) = other else {
@@ -2446,6 +2458,7 @@ impl StrokeMachine {
                 current.stroke.pocketed = drop_twin_pocketings(
                     &mut current,
                     |_| u32::MAX,
+                    |_| true,
                     |p, q| born_earlier(&self.pocketed_tracks, p, q),
                 );
                 self.finished.push(current);
@@ -2486,11 +2499,14 @@ const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
 /// Drops the second of two pocketings that are one piece seen going in
 /// twice (its track split as it sped in): the same kind into the same
 /// pocket within two frames always, within `SAME_POCKETING_S` unless
-/// `missing(kind)` (the count at rest) says more went. Each drop is an
+/// `missing(kind)` (the count at rest) says more went; of two kinds, the
+/// one `missed` (the count at rest against the laws' count too, see
+/// [`missing_against_the_laws`]) where only one is. Each drop is an
 /// alert. Returns the pocketings kept, in time order.
 fn drop_twin_pocketings(
     stroke: &mut SeenStroke,
     missing: impl Fn(Piece) -> u32,
+    missed: impl Fn(Piece) -> bool,
     born_earlier: impl Fn(&PocketedPiece, &PocketedPiece) -> bool,
 ) -> Vec<PocketedPiece> {
     let mut pocketed: Vec<PocketedPiece> = Vec::new();
@@ -2539,7 +2555,7 @@ fn drop_twin_pocketings(
         let (kept, reason) = one_piece_of_two_colours(
             &p,
             &q,
-            |piece| missing(piece) > 0,
+            &missed,
             |piece| lost_on_the_way_in(lost, piece, &p),
             &born_earlier,
         );
@@ -2661,6 +2677,16 @@ fn born_earlier(
     }
 }
 
+/// How many of each kind the count at rest misses against both the count
+/// seen before the stroke and the laws' count, where the engine keeps one:
+/// which of two colours one piece seen going in was. The count before is
+/// the most seen since the last rest, and prints and blurs read as pieces
+/// swell it (clip 3776: 13 whites seen where the laws had 9, 11 at rest,
+/// and a black went in seen first as a white).
+fn missing_against_the_laws(vision: &VisionExtra, at_rest: &TrackFrame) -> [(Piece, u32); 4] {
+    missing_at_rest(vision.seen_before.at_most(vision.laws_before), at_rest)
+}
+
 /// How many of each kind the count at rest misses against `before`: the
 /// striker is missing when no track of it rests on the board.
 fn missing_at_rest(before: SeenCount, at_rest: &TrackFrame) -> [(Piece, u32); 4] {
@@ -2728,9 +2754,11 @@ fn reconcile_exits(
         });
     };
 
+    let missed_by_the_laws = missing_against_the_laws(&stroke.vision, at_rest);
     let mut pocketed = drop_twin_pocketings(
         stroke,
         |piece| missing_of(&missing, piece),
+        |piece| missing_of(&missed_by_the_laws, piece) > 0,
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
 
@@ -3918,7 +3946,7 @@ fn withdraw_twice_going_in(
         else {
             return;
         };
-        let missing = missing_at_rest(stroke.vision.seen_before, at_rest);
+        let missing = missing_against_the_laws(&stroke.vision, at_rest);
         let lost = &stroke.vision.lost_from_sight;
         let (kept, reason) = one_piece_of_two_colours(
             &pocketed[first],
@@ -8201,6 +8229,46 @@ mod tests {
             (Piece::White, Pocket::Ne),
             "which went in: one piece, a white",
         );
+    }
+
+    /// Clip 3776: a white and a black seen going into the SW pocket at once
+    /// are one piece. 13 whites and 9 blacks were seen before the stroke
+    /// where the laws had 9 of each, and 11 whites and 8 blacks rest: the
+    /// count misses both kinds against what was seen, only a black against
+    /// the laws too, so the piece was a black. With no laws' count to go
+    /// by, the first pocketing's kind stays.
+    #[test]
+    fn one_piece_seen_going_in_in_two_colours_is_the_kind_the_count_misses_against_the_laws() {
+        let play = |laws_before: Option<SeenCount>| {
+            let mut stroke = stroke_seen_with(13, 9);
+            stroke.vision.laws_before = laws_before;
+            stroke.stroke.pocketed = [Piece::White, Piece::Black]
+                .map(|piece| PocketedPiece {
+                    piece,
+                    pocket: Some(Pocket::Sw),
+                    t: Some(7.067),
+                    late: false,
+                })
+                .to_vec();
+            let mut tracks = vec![track_of(30, Piece::Striker, Point2::new(0.0, -250.0))];
+            for k in 0..19u32 {
+                let piece = if k < 11 { Piece::White } else { Piece::Black };
+                tracks.push(track_of(
+                    k + 1,
+                    piece,
+                    Point2::new(-270.0 + 30.0 * f64::from(k), 0.0),
+                ));
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            stroke
+                .stroke
+                .pocketed
+                .iter()
+                .map(|p| p.piece)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(play(Some(SeenCount::BREAK)), vec![Piece::Black]);
+        assert_eq!(play(None), vec![Piece::White]);
     }
 
     #[test]
