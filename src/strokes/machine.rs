@@ -113,6 +113,11 @@ pub struct VisionExtra {
     /// were if the striker rests on the board at the end.
     #[serde(skip)]
     striker_twins_going_in: Vec<(f64, Piece)>,
+    /// Carrommen seen going in (when, s) on the track followed as the
+    /// struck striker, one never read as a carromman it hit: the striker
+    /// itself where it rests nowhere at the end.
+    #[serde(skip)]
+    striker_track_going_in: Vec<f64>,
     /// The carrommen lost from sight mid-board during the stroke and not
     /// found again (kind, where last seen, when): one of them may have gone
     /// in under a track born on its blur, in another colour.
@@ -2158,6 +2163,9 @@ impl StrokeMachine {
                         {
                             current.vision.striker_twins_going_in.push((t, kind));
                         }
+                        if id == striker && piece != Piece::Striker && !self.read_from_a_carromman {
+                            current.vision.striker_track_going_in.push(t);
+                        }
                         self.pocketed_tracks.push((id, piece, t));
                         current.stroke.pocketed.push(PocketedPiece {
                             piece,
@@ -2761,6 +2769,32 @@ fn reconcile_exits(
         |piece| missing_of(&missed_by_the_laws, piece) > 0,
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
+
+    // The striker's own track seen going in as a carromman, with no striker
+    // at rest and none of that kind missing against the laws' count: the
+    // striker went in, read as a carromman by its colour (clip 3671: a
+    // white striker first seen speeding from the base lines, followed as a
+    // white, went into the SW pocket; the whites seen before counted it).
+    for p in pocketed.iter_mut() {
+        let on_the_strikers_track = p.piece != Piece::Striker
+            && stroke
+                .vision
+                .striker_track_going_in
+                .iter()
+                .any(|&t| Some(t) == p.t);
+        if on_the_strikers_track
+            && missing_of(&missing, Piece::Striker) > 0
+            && missing_of(&missed_by_the_laws, p.piece) == 0
+        {
+            let seen_as = std::mem::replace(&mut p.piece, Piece::Striker);
+            stroke.vision.alerts.push(VisionNote {
+                t: p.t.unwrap_or(at_rest.t),
+                message: format!(
+                    "a {seen_as} went in on the track followed as the striker; no striker rests on the board and the count at rest, set against the laws' count, misses no {seen_as}: the striker went in"
+                ),
+            });
+        }
+    }
 
     // Pieces the count misses are matched first, in time order, the
     // pocketings seen before the departures over the frame, and those only
@@ -8269,6 +8303,50 @@ mod tests {
         };
         assert_eq!(play(Some(SeenCount::BREAK)), vec![Piece::Black]);
         assert_eq!(play(None), vec![Piece::White]);
+    }
+
+    /// Clip 3671: a white striker, followed as a white, went into the SW
+    /// pocket. 9 whites were seen before where the laws had 8, 8 rest, and
+    /// no striker: the striker went in. A white on a track not followed as
+    /// the striker, or with the striker at rest, went in as seen.
+    #[test]
+    fn a_carromman_going_in_on_the_strikers_track_with_no_striker_at_rest_is_the_striker() {
+        let play = |on_the_strikers_track: bool, striker_at_rest: bool| {
+            let mut stroke = stroke_seen_with(9, 2);
+            stroke.vision.laws_before = Some(SeenCount {
+                white: 8,
+                black: 2,
+                queen: false,
+            });
+            stroke.stroke.pocketed = vec![PocketedPiece {
+                piece: Piece::White,
+                pocket: Some(Pocket::Sw),
+                t: Some(14.5),
+                late: false,
+            }];
+            if on_the_strikers_track {
+                stroke.vision.striker_track_going_in.push(14.5);
+            }
+            let mut tracks: Vec<Track> = (0..10u32)
+                .map(|k| {
+                    let piece = if k < 8 { Piece::White } else { Piece::Black };
+                    track_of(k + 1, piece, Point2::new(-270.0 + 30.0 * f64::from(k), 0.0))
+                })
+                .collect();
+            if striker_at_rest {
+                tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
+            }
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            stroke
+                .stroke
+                .pocketed
+                .iter()
+                .map(|p| p.piece)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(play(true, false), vec![Piece::Striker]);
+        assert_eq!(play(false, false), vec![Piece::White]);
+        assert_eq!(play(true, true), vec![Piece::White]);
     }
 
     #[test]
