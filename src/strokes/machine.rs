@@ -113,9 +113,9 @@ pub struct VisionExtra {
     /// were if the striker rests on the board at the end.
     #[serde(skip)]
     striker_twins_going_in: Vec<(f64, Piece)>,
-    /// Carrommen seen going in (when, s) on the track followed as the
-    /// struck striker, one never read as a carromman it hit: the striker
-    /// itself where it rests nowhere at the end.
+    /// Carrommen seen going in (when, s) on the track of a disc read as a
+    /// carromman that was taken for the struck striker: the striker itself
+    /// where it rests nowhere at the end.
     #[serde(skip)]
     striker_track_going_in: Vec<f64>,
     /// The carrommen lost from sight mid-board during the stroke and not
@@ -621,6 +621,10 @@ pub struct StrokeMachine {
     /// Whether the current stroke is read from a carromman that shot off,
     /// the striker unseen: its "striker" track is that carromman's own.
     read_from_a_carromman: bool,
+    /// The track of a disc read as a carromman that the current stroke took
+    /// for the struck striker, first seen speeding away from a seat's base
+    /// lines ([`StrokeMachine::striker_taken_for_a_carromman`]).
+    striker_read_as_a_carromman: Option<TrackId>,
     /// The carromman whose launch started the stroke under way with no
     /// striker seen, the frame it was seen launched in, and its speed then
     /// (mm/s): one not seen again in the next frame was a flicker.
@@ -686,6 +690,7 @@ impl StrokeMachine {
             striker_twins_of_lost: Vec::new(),
             taken_from_rest: Vec::new(),
             read_from_a_carromman: false,
+            striker_read_as_a_carromman: None,
             unseen_launch: None,
             stopped_on: Vec::new(),
             swapped: HashMap::new(),
@@ -1026,6 +1031,7 @@ impl StrokeMachine {
         if let Some((disc, launch)) = taken_for_a_carromman {
             struck =
                 Some(self.strike_launched(frame, disc, launch, Some(launch.seat), first_frame));
+            self.striker_read_as_a_carromman = Some(disc.id);
             self.note_on_current(
                 frame.t,
                 format!(
@@ -1734,6 +1740,7 @@ impl StrokeMachine {
         self.striker_twins_of_lost.clear();
         self.taken_from_rest.clear();
         self.read_from_a_carromman = false;
+        self.striker_read_as_a_carromman = None;
         self.stopped_on.clear();
         // Seen a few frames before the strike: the striker's blur twins are
         // born as it speeds off, a frame or two before it is found struck.
@@ -2181,7 +2188,7 @@ impl StrokeMachine {
                         {
                             current.vision.striker_twins_going_in.push((t, kind));
                         }
-                        if id == striker && piece != Piece::Striker && !self.read_from_a_carromman {
+                        if self.striker_read_as_a_carromman == Some(id) && piece != Piece::Striker {
                             current.vision.striker_track_going_in.push(t);
                         }
                         self.pocketed_tracks.push((id, piece, t));
@@ -2788,11 +2795,14 @@ fn reconcile_exits(
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
 
-    // The striker's own track seen going in as a carromman, with no striker
-    // at rest and none of that kind missing against the laws' count: the
-    // striker went in, read as a carromman by its colour (clip 3671: a
-    // white striker first seen speeding from the base lines, followed as a
-    // white, went into the SW pocket; the whites seen before counted it).
+    // A disc read as a carromman and taken for the struck striker seen
+    // going in, with no striker at rest and none of that kind missing
+    // against the laws' count: the striker went in, read as a carromman by
+    // its colour (clip 3671: a white striker first seen speeding from the
+    // base lines, followed as a white, went into the SW pocket; the whites
+    // seen before counted it). Not a striker's track that came to follow a
+    // carromman: where the two swap tracks at the knock, the striker rests
+    // followed as that carromman, and the count cannot tell (clip 3703).
     for p in pocketed.iter_mut() {
         let on_the_strikers_track = p.piece != Piece::Striker
             && stroke
@@ -2808,7 +2818,7 @@ fn reconcile_exits(
             stroke.vision.alerts.push(VisionNote {
                 t: p.t.unwrap_or(at_rest.t),
                 message: format!(
-                    "a {seen_as} went in on the track followed as the striker; no striker rests on the board and the count at rest, set against the laws' count, misses no {seen_as}: the striker went in"
+                    "a {seen_as} went in on the track taken for the struck striker; no striker rests on the board and the count at rest, set against the laws' count, misses no {seen_as}: the striker went in"
                 ),
             });
         }
