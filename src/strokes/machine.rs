@@ -1544,8 +1544,10 @@ impl StrokeMachine {
     /// piece it hit): the one lost from sight beside it just then, if any.
     fn record_lost_towards_pockets(&mut self, stroke: &mut SeenStroke) {
         self.recolour_pieces_taken_from_rest(stroke);
-        // No stroke yet, or the board found set out since: this is the break.
-        let the_break = self.finished.is_empty() || self.set_out_for_the_break;
+        // The board was found set out for the break since the last stroke:
+        // this is the break, its cluster parting (a clip's first stroke may
+        // be any).
+        let the_break = self.set_out_for_the_break;
         for mut lost in std::mem::take(&mut self.lost_towards_pocket) {
             if the_break
                 && lost.piece != Piece::Striker
@@ -6792,11 +6794,9 @@ mod tests {
     fn a_carromman_lost_amid_the_breaks_cluster_is_not_taken_as_pocketed() {
         // Clip 3713: a black lost 48 mm from the centre in the break,
         // speeding at the SW pocket.
-        let pocketed = |last_seen: Point2<f64>, strokes_before: usize| {
+        let pocketed = |last_seen: Point2<f64>, set_out: bool| {
             let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-            for _ in 0..strokes_before {
-                machine.finished.push(stroke_seen(SeenCount::BREAK));
-            }
+            machine.set_out_for_the_break = set_out;
             machine.lost_towards_pocket.push(LostTowardsPocket {
                 id: TrackId(12),
                 piece: Piece::Black,
@@ -6811,11 +6811,12 @@ mod tests {
             pockets_of(&stroke)
         };
         let amid = Point2::new(-14.0, -46.0);
-        assert_eq!(pocketed(amid, 0), []);
-        // Beyond the cluster, or in a later stroke: taken as pocketed.
+        assert_eq!(pocketed(amid, true), []);
+        // Beyond the cluster, or in a stroke not from the break
+        // arrangement: taken as pocketed.
         let black_sw = [(Piece::Black, Some(Pocket::Sw))];
-        assert_eq!(pocketed(Point2::new(-150.0, -150.0), 0), black_sw);
-        assert_eq!(pocketed(amid, 1), black_sw);
+        assert_eq!(pocketed(Point2::new(-150.0, -150.0), true), black_sw);
+        assert_eq!(pocketed(amid, false), black_sw);
     }
 
     /// Frames in which track 3 was seen along `path`, one a frame.
