@@ -117,7 +117,7 @@ pub struct VisionExtra {
     /// carromman that was taken for the struck striker: the striker itself
     /// where it rests nowhere at the end.
     #[serde(skip)]
-    striker_track_going_in: Vec<f64>,
+    read_as_a_carromman_striker_going_in: Vec<f64>,
     /// The carrommen lost from sight mid-board during the stroke and not
     /// found again (kind, where last seen, when): one of them may have gone
     /// in under a track born on its blur, in another colour.
@@ -2191,7 +2191,7 @@ impl StrokeMachine {
                             current.vision.striker_twins_going_in.push((t, kind));
                         }
                         if self.striker_read_as_a_carromman == Some(id) && piece != Piece::Striker {
-                            current.vision.striker_track_going_in.push(t);
+                            current.vision.read_as_a_carromman_striker_going_in.push(t);
                         }
                         self.pocketed_tracks.push((id, piece, t));
                         current.stroke.pocketed.push(PocketedPiece {
@@ -2806,13 +2806,13 @@ fn reconcile_exits(
     // carromman: where the two swap tracks at the knock, the striker rests
     // followed as that carromman, and the count cannot tell (clip 3703).
     for p in pocketed.iter_mut() {
-        let on_the_strikers_track = p.piece != Piece::Striker
+        let taken_for_the_striker = p.piece != Piece::Striker
             && stroke
                 .vision
-                .striker_track_going_in
+                .read_as_a_carromman_striker_going_in
                 .iter()
                 .any(|&t| Some(t) == p.t);
-        if on_the_strikers_track
+        if taken_for_the_striker
             && missing_of(&missing, Piece::Striker) > 0
             && missing_of(&missed_by_the_laws, p.piece) == 0
         {
@@ -5366,6 +5366,49 @@ mod tests {
             Vector2::new(0.0, -30.0),
         );
         assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
+    /// Clip 3671: a striker read as a white, first seen speeding off
+    /// south's base lines, runs into the NE pocket. No striker rests
+    /// anywhere, and the laws have no white on the board (the white seen
+    /// before the stroke was the striker): the striker went in. Where the
+    /// laws have a white, the count at rest misses it, and a white went in.
+    #[test]
+    fn a_striker_read_as_a_white_that_goes_into_a_pocket_went_in_as_the_striker() {
+        let south_lines = Point2::new(
+            60.0,
+            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        );
+        let pocket = pocket_centre(Pocket::Ne);
+        let step = (pocket - south_lines).normalize() * 30.0;
+        let frames = move || {
+            (0..80u32).map(move |i| {
+                let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
+                if i >= 20 {
+                    let at = south_lines + step * f64::from(i - 19);
+                    if (at - south_lines).norm() <= (pocket - south_lines).norm() {
+                        discs.push(disc(Piece::White, at));
+                    }
+                }
+                // South's arm over the board until frame 18, as it strikes.
+                (discs, arm_over_the_board(Seat::South, 5..18, i))
+            })
+        };
+        let went_in = |laws_whites: u32| {
+            let laws = SeenCount {
+                white: laws_whites,
+                black: 1,
+                queen: false,
+            };
+            let strokes = run_calling_at_strikes(frames(), |machine| {
+                machine.laws_count_at_strike(laws);
+            });
+            assert_eq!(strokes.len(), 1, "{strokes:?}");
+            assert!(alerted(&strokes[0], "taken for the struck striker"));
+            pockets_of(&strokes[0])
+        };
+        assert_eq!(went_in(0), [(Piece::Striker, Some(Pocket::Ne))]);
+        assert_eq!(went_in(1), [(Piece::White, Some(Pocket::Ne))]);
     }
 
     #[test]
@@ -8377,8 +8420,8 @@ mod tests {
     /// no striker: the striker went in. A white on a track not followed as
     /// the striker, or with the striker at rest, went in as seen.
     #[test]
-    fn a_carromman_going_in_on_the_strikers_track_with_no_striker_at_rest_is_the_striker() {
-        let play = |on_the_strikers_track: bool, striker_at_rest: bool| {
+    fn a_carromman_going_in_taken_for_the_striker_with_no_striker_at_rest_is_the_striker() {
+        let play = |taken_for_the_striker: bool, striker_at_rest: bool| {
             let mut stroke = stroke_seen_with(9, 2);
             stroke.vision.laws_before = Some(SeenCount {
                 white: 8,
@@ -8391,8 +8434,11 @@ mod tests {
                 t: Some(14.5),
                 late: false,
             }];
-            if on_the_strikers_track {
-                stroke.vision.striker_track_going_in.push(14.5);
+            if taken_for_the_striker {
+                stroke
+                    .vision
+                    .read_as_a_carromman_striker_going_in
+                    .push(14.5);
             }
             let mut tracks: Vec<Track> = (0..10u32)
                 .map(|k| {
