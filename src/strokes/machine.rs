@@ -455,25 +455,29 @@ impl SeenCount {
 
     /// Each kind's count, or `other`'s where it saw fewer.
     fn at_most(self, other: Option<SeenCount>) -> SeenCount {
-        let Some(other) = other else {
-            return self;
-        };
-        SeenCount {
-            white: self.white.min(other.white),
-            black: self.black.min(other.black),
-            queen: self.queen && other.queen,
-        }
+        self.kind_by_kind(other, u32::min, |a, b| a && b)
     }
 
     /// Each kind's count, or `other`'s where it saw more.
     fn at_least(self, other: Option<SeenCount>) -> SeenCount {
+        self.kind_by_kind(other, u32::max, |a, b| a || b)
+    }
+
+    /// The counts of each kind here and in `other` (if any) taken together
+    /// by `count`, the Queen's by `queen`.
+    fn kind_by_kind(
+        self,
+        other: Option<SeenCount>,
+        count: fn(u32, u32) -> u32,
+        queen: fn(bool, bool) -> bool,
+    ) -> SeenCount {
         let Some(other) = other else {
             return self;
         };
         SeenCount {
-            white: self.white.max(other.white),
-            black: self.black.max(other.black),
-            queen: self.queen || other.queen,
+            white: count(self.white, other.white),
+            black: count(self.black, other.black),
+            queen: queen(self.queen, other.queen),
         }
     }
 }
@@ -8375,6 +8379,26 @@ mod tests {
         );
     }
 
+    /// Tracks 1, 2, ... of `whites` whites then `blacks` blacks lying in a
+    /// row across the board, 30 mm apart.
+    fn carrommen_in_a_row(whites: u32, blacks: u32) -> Vec<Track> {
+        (0..whites + blacks)
+            .map(|k| {
+                let piece = if k < whites {
+                    Piece::White
+                } else {
+                    Piece::Black
+                };
+                track_of(k + 1, piece, Point2::new(-270.0 + 30.0 * f64::from(k), 0.0))
+            })
+            .collect()
+    }
+
+    /// The kinds of `stroke`'s pocketings, in order.
+    fn kinds_pocketed(stroke: &SeenStroke) -> Vec<Piece> {
+        stroke.stroke.pocketed.iter().map(|p| p.piece).collect()
+    }
+
     /// Clip 3776: a white and a black seen going into the SW pocket at once
     /// are one piece. 13 whites and 9 blacks were seen before the stroke
     /// where the laws had 9 of each, and 11 whites and 8 blacks rest: the
@@ -8394,22 +8418,10 @@ mod tests {
                     late: false,
                 })
                 .to_vec();
-            let mut tracks = vec![track_of(30, Piece::Striker, Point2::new(0.0, -250.0))];
-            for k in 0..19u32 {
-                let piece = if k < 11 { Piece::White } else { Piece::Black };
-                tracks.push(track_of(
-                    k + 1,
-                    piece,
-                    Point2::new(-270.0 + 30.0 * f64::from(k), 0.0),
-                ));
-            }
+            let mut tracks = carrommen_in_a_row(11, 8);
+            tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
             reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
-            stroke
-                .stroke
-                .pocketed
-                .iter()
-                .map(|p| p.piece)
-                .collect::<Vec<_>>()
+            kinds_pocketed(&stroke)
         };
         assert_eq!(play(Some(SeenCount::BREAK)), vec![Piece::Black]);
         assert_eq!(play(None), vec![Piece::White]);
@@ -8440,22 +8452,12 @@ mod tests {
                     .read_as_a_carromman_striker_going_in
                     .push(14.5);
             }
-            let mut tracks: Vec<Track> = (0..10u32)
-                .map(|k| {
-                    let piece = if k < 8 { Piece::White } else { Piece::Black };
-                    track_of(k + 1, piece, Point2::new(-270.0 + 30.0 * f64::from(k), 0.0))
-                })
-                .collect();
+            let mut tracks = carrommen_in_a_row(8, 2);
             if striker_at_rest {
                 tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
             }
             reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
-            stroke
-                .stroke
-                .pocketed
-                .iter()
-                .map(|p| p.piece)
-                .collect::<Vec<_>>()
+            kinds_pocketed(&stroke)
         };
         assert_eq!(play(true, false), vec![Piece::Striker]);
         assert_eq!(play(false, false), vec![Piece::White]);
