@@ -2887,13 +2887,13 @@ fn reconcile_exits(
     // is set against (clip 3727: 12 whites seen before where the laws had
     // 9, and a white lost far from the NW pocket was taken as pocketed
     // with 9 seen at rest).
-    let after = SeenCount::of(&at_rest.tracks);
     let laws_miss_none = |piece: Piece, gone: u32| {
         let before = stroke.vision.seen_before;
-        stroke.vision.laws_before.is_some_and(|laws| {
-            laws.of_kind(piece) < before.of_kind(piece)
-                && laws.of_kind(piece) <= after.of_kind(piece) + gone
-        })
+        stroke
+            .vision
+            .laws_before
+            .is_some_and(|laws| laws.of_kind(piece) < before.of_kind(piece))
+            && missing_of(&missed_by_the_laws, piece) <= gone
     };
     let mut short_count = vec![false; pocketed.len()];
     let mut laws_count = vec![false; pocketed.len()];
@@ -3280,12 +3280,15 @@ fn missing_after_the_stroke(stroke: &SeenStroke, rest: &RestSnapshot, piece: Pie
 /// The alert on a disc seen in flight over the frame that the count at
 /// rest left unnamed (taken back by [`StrokeMachine::outlines_looked_at`]).
 fn unnamed_flight(flight: &Flight) -> String {
-    let (x, y) = (flight.at.x, flight.at.y);
-    if flight.clearly_darker {
-        format!("a disc was seen in flight over the frame at ({x:.0}, {y:.0}) mm, clearly darker than the frame, as no white shows, but the count at rest misses no black and no one other kind of carromman")
+    let misses = if flight.clearly_darker {
+        "clearly darker than the frame, as no white shows, but the count at rest misses no black and no one other kind of carromman"
     } else {
-        format!("a disc was seen in flight over the frame at ({x:.0}, {y:.0}) mm, but the count at rest misses no one kind of carromman")
-    }
+        "but the count at rest misses no one kind of carromman"
+    };
+    format!(
+        "a disc was seen in flight over the frame at ({:.0}, {:.0}) mm, {misses}",
+        flight.at.x, flight.at.y
+    )
 }
 
 /// The alert on a departure over the frame that the count at rest
@@ -9135,6 +9138,24 @@ mod tests {
         );
     }
 
+    /// `stroke`, judged at rest in `at_rest`, once its rest's piece number
+    /// `striker` (a black to the tracker) is found by its outline to be the
+    /// striker and the machine weighs what that says.
+    fn striker_found_at_rest_as_a_black(
+        mut stroke: SeenStroke,
+        at_rest: &TrackFrame,
+        striker: usize,
+    ) -> SeenStroke {
+        let mut rest = RestSnapshot::of(at_rest, None);
+        rest.pieces[striker].piece = Piece::Striker;
+        rest.striker_counted_as = Some(Piece::Black);
+        stroke.vision.rest = Some(rest);
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        machine.finished.push(stroke);
+        machine.outlines_looked_at(at_rest.index);
+        machine.finished.pop().expect("the stroke just pushed")
+    }
+
     /// A disc seen over the west frame at 2.77 s while it was watched,
     /// `luma_change` off the empty frame's shade.
     fn flew_over_the_west_frame(stroke: &mut SeenStroke, luma_change: f32) {
@@ -9186,14 +9207,7 @@ mod tests {
             reconcile_exits(&mut stroke, &at_rest, &[]);
             let named_at_once: Vec<Piece> =
                 stroke.stroke.overboard.iter().map(|o| o.piece).collect();
-            let mut rest = RestSnapshot::of(&at_rest, None);
-            rest.pieces[1].piece = Piece::Striker;
-            rest.striker_counted_as = Some(Piece::Black);
-            stroke.vision.rest = Some(rest);
-            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-            machine.finished.push(stroke);
-            machine.outlines_looked_at(at_rest.index);
-            let stroke = machine.finished.pop().unwrap();
+            let stroke = striker_found_at_rest_as_a_black(stroke, &at_rest, 1);
             let named: Vec<Piece> = stroke.stroke.overboard.iter().map(|o| o.piece).collect();
             (named_at_once, named)
         };
@@ -9225,14 +9239,7 @@ mod tests {
             let at_rest = at_rest_with(tracks);
             reconcile_exits(&mut stroke, &at_rest, &[]);
             assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
-            let mut rest = RestSnapshot::of(&at_rest, None);
-            rest.pieces[2].piece = Piece::Striker;
-            rest.striker_counted_as = Some(Piece::Black);
-            stroke.vision.rest = Some(rest);
-            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-            machine.finished.push(stroke);
-            machine.outlines_looked_at(at_rest.index);
-            machine.finished.pop().unwrap()
+            striker_found_at_rest_as_a_black(stroke, &at_rest, 2)
         };
         let one_black_left = play(1);
         assert_eq!(
