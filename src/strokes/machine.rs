@@ -643,6 +643,10 @@ pub struct StrokeMachine {
     /// since may be a second track on the striker's blur; one of these is a
     /// piece.
     tracks_at_strike: Vec<TrackId>,
+    /// Pieces lying on a pocket's lip as the current stroke was struck
+    /// (track, where): one still lying there at rest is not the piece that
+    /// seemed to go in.
+    on_lips_at_strike: Vec<(TrackId, Point2<f64>)>,
     /// Exits of the current stroke seen as a track vanishing while another
     /// track followed the same piece.
     shadowed: Vec<ShadowedExit>,
@@ -699,6 +703,7 @@ impl StrokeMachine {
             stopped_on: Vec::new(),
             swapped: HashMap::new(),
             tracks_at_strike: Vec::new(),
+            on_lips_at_strike: Vec::new(),
             recent: VecDeque::new(),
             motions: HashMap::new(),
             arm_seen: HashMap::new(),
@@ -1758,6 +1763,18 @@ impl StrokeMachine {
             .collect();
         self.tracks_at_strike.sort_unstable();
         self.tracks_at_strike.dedup();
+        self.on_lips_at_strike = self
+            .recent
+            .range(..before)
+            .next_back()
+            .map(|f| {
+                f.discs
+                    .iter()
+                    .filter(|&&(_, at, _)| nearest_pocket(at).1 <= POCKET_LIP_MM)
+                    .map(|&(id, at, _)| (id, at))
+                    .collect()
+            })
+            .unwrap_or_default();
         self.current = Some(SeenStroke {
             stroke: Stroke {
                 seat,
@@ -2004,6 +2021,50 @@ impl StrokeMachine {
         }
         for event in &frame.events {
             if let TrackEvent::Appeared {
+                id,
+                piece,
+                found_again: None,
+                at,
+                t,
+            } = *event
+            {
+                // Confirmed once it has moved on, it came out where it was
+                // first seen.
+                let (first_t, first_at) = sightings_back(&self.recent, id, Sightings::AndTentative)
+                    .last()
+                    .unwrap_or((t, at));
+                let heading = frame
+                    .tracks
+                    .iter()
+                    .find(|track| track.id == id)
+                    .map_or_else(Vector2::zeros, |track| track.velocity);
+                if let Some(k) = came_back_out_of_a_pocket(
+                    &self.pocketed_tracks,
+                    &current.stroke.pocketed,
+                    options.pocket_reach_mm + CARROMMAN_RADIUS_MM,
+                    (piece, first_at, heading, first_t),
+                ) {
+                    let (_, _, went_t) = self.pocketed_tracks.remove(k);
+                    let i = current
+                        .stroke
+                        .pocketed
+                        .iter()
+                        .position(|p| p.piece == piece && p.t == Some(went_t));
+                    if let Some(pocket) = i.map(|i| current.stroke.pocketed.remove(i).pocket) {
+                        current.vision.alerts.push(VisionNote {
+                            t,
+                            message: format!(
+                                "a {piece} lost by the {} pocket, and a {piece} first seen on its lip at ({:.0}, {:.0}) mm {:.2} s from then, not heading in: it came back off the jaws and did not go in",
+                                pocket.map_or("?", |p| p.name()),
+                                first_at.x,
+                                first_at.y,
+                                (first_t - went_t).abs()
+                            ),
+                        });
+                    }
+                }
+            }
+            if let TrackEvent::Appeared {
                 found_again: Some(lost),
                 at,
                 t,
@@ -2172,6 +2233,22 @@ impl StrokeMachine {
                 let ran = ran
                     && !matches!(exit, Exit::Edge(crossed)
                         if sides_of(crossed).any(|seat| arm_left_blobs(arms, seat, t)));
+                // A carromman's blur read as several discs in the frame it
+                // was first seen: one of those tracks leaving while another
+                // was seen after it is the piece seen twice.
+                let leaving = matches!(exit, Exit::Pocket(_)) || ran;
+                if leaving && piece != Piece::Striker && id != striker {
+                    if let Some((twin, seen_at)) = blur_twin_seen_after(&self.recent, id, speed) {
+                        current.vision.alerts.push(VisionNote {
+                            t,
+                            message: format!(
+                                "a {piece} lost at ({:.0}, {:.0}) mm was first seen as one blur with track {}, seen after it at ({:.0}, {:.0}) mm: one piece seen twice, not a piece leaving",
+                                last_seen.x, last_seen.y, twin.0, seen_at.x, seen_at.y
+                            ),
+                        });
+                        continue;
+                    }
+                }
                 // Picked up only as it flew from where it lay, too late to
                 // show a run at the frame: judged once it could have come
                 // back.
@@ -2441,7 +2518,12 @@ impl StrokeMachine {
         self.judge_flung(&mut done, f64::INFINITY);
         done.vision.lost_from_sight.clone_from(&self.lost_mid_board);
         withdraw_shadowed(&mut done, &mut self.shadowed, &self.pocketed_tracks, frame);
-        reconcile_exits(&mut done, frame, &self.pocketed_tracks);
+        reconcile_exits(
+            &mut done,
+            frame,
+            &self.pocketed_tracks,
+            &self.on_lips_at_strike,
+        );
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
         // No stroke yet, or the board found set out since: this one would
         // be the break.
@@ -2534,6 +2616,51 @@ const LATE_POCKETING_S: f64 = 1.0;
 /// pocket's centre after the stroke stayed on the lip: the pocketing was a
 /// bounce lost from sight.
 const POCKET_LIP_MM: f64 = POCKET_RADIUS_MM + 3.0 * CARROMMAN_RADIUS_MM;
+
+/// A piece on a pocket's lip at the strike that lies within this (mm) of
+/// where it lay at rest was not moved by the stroke: a knock sends a piece
+/// farther, and a track at rest wanders less.
+const UNMOVED_ON_A_LIP_MM: f64 = CARROMMAN_RADIUS_MM / 3.0;
+
+/// A piece taken as gone into a pocket and another of its kind first seen
+/// on that pocket's lip (within the reach a piece found again there is
+/// judged on) at most this many seconds later, not heading into the hole,
+/// is the piece itself, back off the jaws: the tracker looks for no piece
+/// lost by a pocket, so the one that came back out is born a new track
+/// (clip 3836: a black lost 35 mm from the NE pocket's centre, a black
+/// first seen 52 mm from it as its track was given up, creeping off to
+/// rest there). It may be first seen up to [`CAME_BACK_OUT_EARLY_S`]
+/// before the pocketing's time, while the lost track still coasted unseen.
+const CAME_BACK_OUT_WITHIN_S: f64 = 0.25;
+
+/// The tracker gives a piece in motion up for gone the third frame it goes
+/// unseen (0.1 s at 30 fps): a disc beside its last sighting, in that same
+/// frame, may be its blur read twice (clip 3836, 17 mm from it).
+const CAME_BACK_OUT_EARLY_S: f64 = 0.12;
+
+/// Which of `pocketed_tracks` (with the stroke's `pocketed`) a fresh track
+/// of `piece`, first seen at `at` moving at `heading` (mm/s) at `t`, is
+/// the piece of, back out of its pocket (see [`CAME_BACK_OUT_WITHIN_S`]):
+/// found within `reach` (mm) of the pocket's centre.
+fn came_back_out_of_a_pocket(
+    pocketed_tracks: &[(TrackId, Piece, f64)],
+    pocketed: &[PocketedPiece],
+    reach: f64,
+    (piece, at, heading, t): (Piece, Point2<f64>, Vector2<f64>, f64),
+) -> Option<usize> {
+    pocketed_tracks.iter().position(|&(_, kind, went_t)| {
+        kind == piece
+            && (-CAME_BACK_OUT_EARLY_S..=CAME_BACK_OUT_WITHIN_S).contains(&(t - went_t))
+            && pocketed.iter().any(|p| {
+                p.piece == piece
+                    && p.t == Some(went_t)
+                    && p.pocket.is_some_and(|pocket| {
+                        let from_hole = at - pocket_centre(pocket);
+                        from_hole.norm() <= reach && heading.dot(&from_hole) >= 0.0
+                    })
+            })
+    })
+}
 
 /// Drops the second of two pocketings that are one piece seen going in
 /// twice (its track split as it sped in): the same kind into the same
@@ -2777,6 +2904,7 @@ fn reconcile_exits(
     stroke: &mut SeenStroke,
     at_rest: &TrackFrame,
     pocketed_tracks: &[(TrackId, Piece, f64)],
+    on_lips_at_strike: &[(TrackId, Point2<f64>)],
 ) {
     let mut missing = missing_at_rest(stroke.vision.seen_before, at_rest);
     let take = |missing: &mut [(Piece, u32)], piece: Piece| -> bool {
@@ -2987,13 +3115,22 @@ fn reconcile_exits(
         // another kind, or none: only one resting on the lip disproves it,
         // and only with the striker seen at rest. A striker unseen there is
         // on the board as some carromman, perhaps of this kind (clip 2776:
-        // read as a white, it made the whites' count whole).
+        // read as a white, it made the whites' count whole). One that lay
+        // there unmoved since the strike is another piece (clip 3827: a
+        // white resting on the SW pocket's lip all along disproved the
+        // white that went in beside it).
         let striker_counted = missing_of(&missing, Piece::Striker) == 0;
+        let lay_there_all_along = |t: &Track| {
+            on_lips_at_strike
+                .iter()
+                .any(|&(id, at)| id == t.id && (t.position - at).norm() <= UNMOVED_ON_A_LIP_MM)
+        };
         let on_the_lip = striker_counted
             && p.pocket.is_some_and(|pocket| {
                 at_rest.tracks.iter().any(|t| {
                     t.piece == seen_as
                         && (t.position - pocket_centre(pocket)).norm() <= POCKET_LIP_MM
+                        && !lay_there_all_along(t)
                 })
             });
         kept_pocketed[i] = !on_the_lip;
@@ -3639,6 +3776,67 @@ fn shadowed_exits(
             t,
         })
         .collect()
+}
+
+/// Another track first seen in the frame `lost` was first seen in, linked
+/// to it by discs all first seen then, each overlapping the next (nearer
+/// than [`ONE_PIECE_FRACTION`] of their radii summed: carrommen cannot
+/// overlap), and seen in a later frame than `lost`'s last sighting within
+/// the piece's reach at `speed` (mm/s, give or take
+/// [`BEYOND_REACH_SLACK_MM`]), with where it was then: the detector found
+/// one fast piece's blur as a row of discs and their tracks went separate
+/// ways, one following the piece (clip 3827: a black struck at 3.3 m/s
+/// first seen as four discs 20 mm apart; one track was lost heading for
+/// the SW pocket and taken as pocketed while another followed the black
+/// back off the cushions, 42 mm from where the first was last seen). One
+/// seen beyond that reach took another piece (clip 3778's break: 275 mm
+/// away a frame after a black went into the NE pocket).
+fn blur_twin_seen_after(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    speed: f64,
+) -> Option<(TrackId, Point2<f64>)> {
+    let born = recent.iter().position(|f| f.sighting(lost).is_some())?;
+    let last = recent.iter().rposition(|f| f.disc(lost).is_some())?;
+    let (last_t, (last_at, _)) = (recent[last].t, recent[last].disc(lost)?);
+    // Seen in the oldest frame kept, it may have been born before it.
+    let before = recent.get(born.checked_sub(1)?)?;
+    let frame = &recent[born];
+    let first_seen: Vec<(TrackId, Point2<f64>, f64)> = frame
+        .discs
+        .iter()
+        .copied()
+        .chain(
+            frame
+                .tentative
+                .iter()
+                .map(|&(id, at)| (id, at, CARROMMAN_RADIUS_MM)),
+        )
+        .filter(|&(id, _, _)| before.sighting(id).is_none())
+        .collect();
+    let mut linked = vec![lost];
+    let mut k = 0;
+    while k < linked.len() {
+        let (from, r_from) = first_seen
+            .iter()
+            .find(|d| d.0 == linked[k])
+            .map(|&(_, at, r)| (at, r))?;
+        for &(id, at, r) in &first_seen {
+            if !linked.contains(&id) && (at - from).norm() < ONE_PIECE_FRACTION * (r + r_from) {
+                linked.push(id);
+            }
+        }
+        k += 1;
+    }
+    linked[1..].iter().find_map(|&twin| {
+        recent
+            .range(last + 1..)
+            .find_map(|f| f.disc(twin).map(|(at, _)| (f.t, at)))
+            .filter(|&(t, at)| {
+                (at - last_at).norm() <= speed * (t - last_t) + BEYOND_REACH_SLACK_MM
+            })
+            .map(|(_, at)| (twin, at))
+    })
 }
 
 /// Whether the track `other` lay farther from `lost` when `lost` was last
@@ -6628,6 +6826,54 @@ mod tests {
         );
     }
 
+    /// A stroke in which a black speeds at the SW pocket at 900 mm/s, last
+    /// seen in frame 28 some 40 mm from its centre; from frame 31, where
+    /// `back_out`, a black turns up on the pocket's lip 52 mm from its
+    /// centre up the west cushion and creeps off north to rest: the black
+    /// back off the jaws, a track of its own.
+    fn black_into_the_sw_jaws(back_out: bool) -> Vec<SeenStroke> {
+        let start = Point2::new(-150.0, -150.0);
+        let pocket = pocket_centre(Pocket::Sw);
+        let step = (pocket - start).normalize() * 30.0;
+        let lip = pocket + nalgebra::Vector2::new(0.0, 52.0);
+        run((0..80).map(move |i| {
+            let mut discs = Vec::new();
+            discs.extend(striker_struck_from_north(i));
+            match i {
+                0..20 => discs.push(disc(Piece::Black, start)),
+                20..=28 => discs.push(disc(Piece::Black, start + step * f64::from(i - 20))),
+                32.. if back_out => {
+                    let crept = f64::from(i.min(38) - 32);
+                    discs.push(disc(
+                        Piece::Black,
+                        lip + nalgebra::Vector2::new(0.0, 12.0 * crept - crept * crept),
+                    ));
+                }
+                _ => {}
+            }
+            discs
+        }))
+    }
+
+    #[test]
+    fn a_piece_lost_by_a_pocket_and_born_anew_on_its_lip_coming_out_did_not_go_in() {
+        let came_out = black_into_the_sw_jaws(true);
+        assert_eq!(came_out.len(), 1, "{came_out:?}");
+        assert!(pockets_of(&came_out[0]).is_empty(), "{came_out:?}");
+        assert!(
+            alerted(&came_out[0], "came back off the jaws"),
+            "{:?}",
+            came_out[0].vision.alerts
+        );
+        let went_in = black_into_the_sw_jaws(false);
+        assert_eq!(went_in.len(), 1, "{went_in:?}");
+        assert_eq!(
+            pockets_of(&went_in[0]),
+            vec![(Piece::Black, Some(Pocket::Sw))],
+            "{went_in:?}"
+        );
+    }
+
     /// The striker struck from north at frame 10; a black at (-150, -150)
     /// hit at frame 20 speeding along `direction` for 3 frames, then lost
     /// from sight mid-board; seen again at `found_again_at` from frame 30.
@@ -8141,6 +8387,105 @@ mod tests {
         machine.finish()
     }
 
+    /// A stroke struck from north at frame 10 in which a black, struck at
+    /// frame 20, is first seen as a row of three discs `apart` mm apart
+    /// (tracks 3, 4 and 5) speeding at the SW corner. Track 3 is seen once
+    /// more, then lost heading into the SW pocket; track 5 comes back off
+    /// the cushions to rest. Track 2, another black, lies still throughout.
+    /// Track 3 is lost going at `lost_speed` (mm/s).
+    fn black_first_seen_as_a_row_of_discs(apart: f64, lost_speed: f64) -> Vec<SeenStroke> {
+        let at = |track: &Track, position: Point2<f64>, velocity: Vector2<f64>, missed: u32| {
+            let mut track = track.clone();
+            (track.position, track.velocity) = (position, velocity);
+            track.unseen_for(missed)
+        };
+        let from = placed_north();
+        let striker = track_of(1, Piece::Striker, from);
+        let resting = track_of(2, Piece::Black, Point2::new(150.0, 100.0));
+        let row: Vec<Track> = (0..3)
+            .map(|k| {
+                track_of(
+                    3 + k,
+                    Piece::Black,
+                    Point2::new(-160.0 - apart * f64::from(k), -260.0),
+                )
+            })
+            .collect();
+        let (lost, back) = (&row[0], &row[2]);
+        let lost_at = Point2::new(-270.0, -300.0);
+        let rest_at = Point2::new(60.0, -320.0);
+        // Track 5, back off the cushions from frame 22, slows to rest at
+        // `rest_at` by frame 32.
+        let back_at = |i: u32| {
+            let left = f64::from(32 - i.clamp(22, 32));
+            rest_at - Vector2::new(3.0 * left * left, -2.0 * left)
+        };
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        for i in 0..70u32 {
+            let mut tracks = vec![resting.clone()];
+            let mut events = Vec::new();
+            let striker_at = from - Vector2::new(0.0, 40.0 * f64::from(i.clamp(10, 18) - 10));
+            let striker_speed = if (10..18).contains(&i) { 1200.0 } else { 0.0 };
+            tracks.push(at(
+                &striker,
+                striker_at,
+                Vector2::new(0.0, -striker_speed),
+                0,
+            ));
+            let fast = Vector2::new(-1800.0, -600.0);
+            match i {
+                20 => tracks.extend(row.iter().map(|t| at(t, t.position, fast, 0))),
+                21 => {
+                    tracks.push(at(lost, lost.position, fast, 1));
+                    tracks.push(at(back, Point2::new(-300.0, -290.0), fast, 0));
+                }
+                22 => tracks.push(at(lost, lost_at, Vector2::new(-3300.0, -1200.0), 0)),
+                23 | 24 => tracks.push(at(lost, lost_at, Vector2::new(-3300.0, -1200.0), i - 22)),
+                25 => events.push(TrackEvent::Vanished {
+                    id: lost.id,
+                    piece: Piece::Black,
+                    last_seen: lost_at,
+                    heading_to: pocket_centre(Pocket::Sw),
+                    speed: lost_speed,
+                    t: f64::from(i) * FRAME_S,
+                    hand_present: false,
+                }),
+                _ => {}
+            }
+            if i >= 22 {
+                let step = back_at(i + 1) - back_at(i);
+                tracks.push(at(back, back_at(i), step / FRAME_S, 0));
+            }
+            machine.push(&struck_from_north_at(10, i, tracks, events));
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_track_born_on_one_blur_with_another_seen_after_it_is_no_piece_leaving() {
+        let blur = black_first_seen_as_a_row_of_discs(20.0, 3500.0);
+        assert_eq!(blur.len(), 1, "{blur:?}");
+        assert!(pockets_of(&blur[0]).is_empty(), "{blur:?}");
+        assert!(
+            alerted(&blur[0], "one piece seen twice, not a piece leaving"),
+            "{:?}",
+            blur[0].vision.alerts
+        );
+        // Discs no nearer than carrommen can lie are no one blur: the lost
+        // one went in. So did it where track 5, seen 87 mm from its last
+        // sighting a frame later, was beyond its reach.
+        for (apart, lost_speed) in [(35.0, 3500.0), (20.0, 900.0)] {
+            let went_in = black_first_seen_as_a_row_of_discs(apart, lost_speed);
+            assert_eq!(went_in.len(), 1, "{went_in:?}");
+            assert_eq!(
+                pockets_of(&went_in[0]),
+                vec![(Piece::Black, Some(Pocket::Sw))],
+                "{:?}",
+                went_in[0]
+            );
+        }
+    }
+
     #[test]
     fn a_track_on_the_striker_that_ran_over_a_piece_lost_there_took_that_piece_in() {
         for (seen_as, twin) in [
@@ -8216,7 +8561,7 @@ mod tests {
             going_in(Piece::Striker, Pocket::Sw, 1.0),
             going_in(Piece::Black, Pocket::Sw, 1.033),
         ];
-        reconcile_exits(&mut stroke, &rest(), &[]);
+        reconcile_exits(&mut stroke, &rest(), &[], &[]);
         assert_eq!(
             pockets_of(&stroke),
             vec![(Piece::Black, Some(Pocket::Sw))],
@@ -8235,7 +8580,7 @@ mod tests {
                 going_in(Piece::Striker, pocket, t),
                 going_in(Piece::Black, Pocket::Sw, 1.033),
             ];
-            reconcile_exits(&mut stroke, &rest(), &[]);
+            reconcile_exits(&mut stroke, &rest(), &[], &[]);
             let mut pockets = pockets_of(&stroke);
             pockets.sort_by_key(|(_, pocket)| pocket.map(|p| p.name()));
             assert_eq!(pockets.len(), 2, "{:?}", stroke.stroke);
@@ -8423,7 +8768,7 @@ mod tests {
                 .to_vec();
             let mut tracks = carrommen_in_a_row(11, 8);
             tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             kinds_pocketed(&stroke)
         };
         assert_eq!(play(Some(SeenCount::BREAK)), vec![Piece::Black]);
@@ -8459,7 +8804,7 @@ mod tests {
             if striker_at_rest {
                 tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
             }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             kinds_pocketed(&stroke)
         };
         assert_eq!(play(true, false), vec![Piece::Striker]);
@@ -9013,7 +9358,7 @@ mod tests {
             track_of(2, Piece::White, lip),
             track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
         ]);
-        reconcile_exits(&mut stroke, &at_rest, &[]);
+        reconcile_exits(&mut stroke, &at_rest, &[], &[]);
         assert_eq!(stroke.stroke.pocketed.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.pocketed[0].piece, Piece::Black);
         assert!(stroke.stroke.overboard.is_empty());
@@ -9073,7 +9418,7 @@ mod tests {
                     stroke.vision.flights.seen(t, &[Seat::East], &[], &seen);
                 }
             }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             stroke
         };
         // Not watched: the count at rest decides, as before.
@@ -9116,7 +9461,7 @@ mod tests {
                     .flights
                     .seen(t, &[Seat::East], hiding_blacks, &[]);
             }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             stroke
         };
         // A frame that shows a black: nothing there, so it came back.
@@ -9181,7 +9526,7 @@ mod tests {
             track_of(9, Piece::Striker, Point2::new(0.0, -200.0)),
         ];
         flew_over_the_west_frame(&mut stroke, -25.0);
-        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
         assert_eq!(stroke.stroke.overboard.len(), 1, "{:?}", stroke.stroke);
         assert_eq!(stroke.stroke.overboard[0].piece, Piece::Black);
     }
@@ -9204,7 +9549,7 @@ mod tests {
             ];
             flew_over_the_west_frame(&mut stroke, luma_change);
             let at_rest = at_rest_with(tracks);
-            reconcile_exits(&mut stroke, &at_rest, &[]);
+            reconcile_exits(&mut stroke, &at_rest, &[], &[]);
             let named_at_once: Vec<Piece> =
                 stroke.stroke.overboard.iter().map(|o| o.piece).collect();
             let stroke = striker_found_at_rest_as_a_black(stroke, &at_rest, 1);
@@ -9237,7 +9582,7 @@ mod tests {
             }
             flew_over_the_west_frame(&mut stroke, -5.0);
             let at_rest = at_rest_with(tracks);
-            reconcile_exits(&mut stroke, &at_rest, &[]);
+            reconcile_exits(&mut stroke, &at_rest, &[], &[]);
             assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
             striker_found_at_rest_as_a_black(stroke, &at_rest, 2)
         };
@@ -9281,11 +9626,32 @@ mod tests {
             if striker_seen {
                 tracks.push(track_of(3, Piece::Striker, Point2::new(100.0, -250.0)));
             }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             stroke.stroke.pocketed
         };
         assert!(play(true).is_empty());
         assert_eq!(play(false).len(), 1);
+    }
+
+    #[test]
+    fn a_piece_lying_on_the_lip_since_the_strike_disproves_no_pocketing() {
+        // As above, the striker seen at rest; the white on the lip lay
+        // there at the strike (clip 3827), or 20 mm away (knocked there).
+        let play = |lay_at_strike: Vector2<f64>| {
+            let mut stroke = stroke_seen_with(2, 0);
+            stroke.stroke.pocketed = vec![went_in(Piece::White, Pocket::Ne, 1.0)];
+            let lip = pocket_centre(Pocket::Ne) - Vector2::new(40.0, 40.0);
+            let tracks = vec![
+                track_of(1, Piece::White, lip),
+                track_of(2, Piece::White, Point2::new(0.0, -200.0)),
+                track_of(3, Piece::Striker, Point2::new(100.0, -250.0)),
+            ];
+            let on_lips = [(TrackId(1), lip + lay_at_strike)];
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &on_lips);
+            stroke.stroke.pocketed
+        };
+        assert_eq!(play(Vector2::new(1.0, -1.0)).len(), 1);
+        assert!(play(Vector2::new(20.0, 0.0)).is_empty());
     }
 
     /// A black seen leaving over the frame while the break's pieces
@@ -9308,7 +9674,7 @@ mod tests {
                 track_of(4, Piece::Black, Point2::new(200.0, -150.0)),
                 track_of(5, Piece::Striker, Point2::new(0.0, -200.0)),
             ]);
-            reconcile_exits(&mut stroke, &at_rest, &[]);
+            reconcile_exits(&mut stroke, &at_rest, &[], &[]);
             assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
             let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
             if print_there_before {
@@ -9406,7 +9772,7 @@ mod tests {
             piece: Piece::White,
             t: Some(1.0),
         }];
-        reconcile_exits(&mut stroke, &at_rest, &[]);
+        reconcile_exits(&mut stroke, &at_rest, &[], &[]);
         assert!(stroke.stroke.overboard.is_empty(), "{:?}", stroke.stroke);
         stroke.stroke.pocketed = pocketed;
         let mut rest = RestSnapshot::of(&at_rest, None);
@@ -9726,7 +10092,7 @@ mod tests {
             .enumerate()
             .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
             .collect();
-        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
         stroke.stroke.pocketed
     }
 
@@ -9774,7 +10140,7 @@ mod tests {
                 (TrackId(10), Piece::White, 1.0),
                 (TrackId(12), Piece::Black, 1.02),
             ];
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &pocketed_tracks);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &pocketed_tracks, &[]);
             let kinds: Vec<Piece> = stroke.stroke.pocketed.iter().map(|p| p.piece).collect();
             (kinds, stroke.vision.alerts)
         };
@@ -9833,7 +10199,7 @@ mod tests {
                     Point2::new(-100.0, 50.0 * k as f64),
                 ));
             }
-            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
             let pockets: Vec<Option<Pocket>> =
                 stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
             (pockets, stroke.stroke.overboard.len())
@@ -9884,7 +10250,7 @@ mod tests {
                 Point2::new(-100.0, 50.0 * f64::from(k)),
             ));
         }
-        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[]);
+        reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
         let pockets = stroke.stroke.pocketed.iter().map(|p| p.pocket).collect();
         (pockets, stroke.vision.alerts)
     }
@@ -10019,7 +10385,7 @@ mod tests {
             track_of(2, Piece::Black, Point2::new(-100.0, 10.0)),
             track_of(3, Piece::Striker, Point2::new(0.0, -200.0)),
         ]);
-        reconcile_exits(&mut stroke, &at_rest, &tracks);
+        reconcile_exits(&mut stroke, &at_rest, &tracks, &[]);
         assert_eq!(stroke.stroke.pocketed, seen[1..]);
         assert!(alerted(&stroke, "one piece seen twice, a black"));
     }
@@ -10056,7 +10422,7 @@ mod tests {
         };
         let mut stroke = stroke_seen(before);
         let at_rest = at_rest_with(vec![track_of(3, Piece::Striker, Point2::new(0.0, -200.0))]);
-        reconcile_exits(&mut stroke, &at_rest, &[]);
+        reconcile_exits(&mut stroke, &at_rest, &[], &[]);
         assert!(stroke.stroke.pocketed.is_empty());
     }
 
