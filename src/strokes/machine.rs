@@ -2627,10 +2627,11 @@ const UNMOVED_ON_A_LIP_MM: f64 = CARROMMAN_RADIUS_MM / 3.0;
 /// judged on) at most this many seconds later, not heading into the hole,
 /// is the piece itself, back off the jaws: the tracker looks for no piece
 /// lost by a pocket, so the one that came back out is born a new track
-/// (clip 3836: a black lost 35 mm from the NE pocket's centre, a black
-/// first seen 52 mm from it as its track was given up, creeping off to
-/// rest there). It may be first seen up to [`CAME_BACK_OUT_EARLY_S`]
-/// before the pocketing's time, while the lost track still coasted unseen.
+/// (clip 3836: a black lost 33 mm from the NE pocket's centre, and a black
+/// first seen 33 mm from it, beside the lost one's last sighting, that
+/// crept off to rest 62 mm out). It may be first seen up to
+/// [`CAME_BACK_OUT_EARLY_S`] before the pocketing's time, while the lost
+/// track still coasted unseen.
 const CAME_BACK_OUT_WITHIN_S: f64 = 0.25;
 
 /// The tracker gives a piece in motion up for gone the third frame it goes
@@ -6827,7 +6828,7 @@ mod tests {
     }
 
     /// A stroke in which a black speeds at the SW pocket at 900 mm/s, last
-    /// seen in frame 28 some 40 mm from its centre; from frame 31, where
+    /// seen in frame 28 some 37 mm from its centre; from frame 32, where
     /// `back_out`, a black turns up on the pocket's lip 52 mm from its
     /// centre up the west cushion and creeps off north to rest: the black
     /// back off the jaws, a track of its own.
