@@ -6858,14 +6858,7 @@ mod tests {
 
     #[test]
     fn a_piece_lost_by_a_pocket_and_born_anew_on_its_lip_coming_out_did_not_go_in() {
-        let came_out = black_into_the_sw_jaws(true);
-        assert_eq!(came_out.len(), 1, "{came_out:?}");
-        assert!(pockets_of(&came_out[0]).is_empty(), "{came_out:?}");
-        assert!(
-            alerted(&came_out[0], "came back off the jaws"),
-            "{:?}",
-            came_out[0].vision.alerts
-        );
+        one_stroke_pocketing_nothing(&black_into_the_sw_jaws(true), "came back off the jaws");
         let went_in = black_into_the_sw_jaws(false);
         assert_eq!(went_in.len(), 1, "{went_in:?}");
         assert_eq!(
@@ -6934,13 +6927,9 @@ mod tests {
 
     #[test]
     fn a_piece_lost_creeping_onto_a_pockets_lip_and_seen_there_again_stayed() {
-        let stayed = black_lost_on_the_lip(300.0, true);
-        assert_eq!(stayed.len(), 1, "{stayed:?}");
-        assert!(pockets_of(&stayed[0]).is_empty(), "{stayed:?}");
-        assert!(
-            alerted(&stayed[0], "found again on its lip"),
-            "{:?}",
-            stayed[0].vision.alerts
+        one_stroke_pocketing_nothing(
+            &black_lost_on_the_lip(300.0, true),
+            "found again on its lip",
         );
         // Not seen again: it went in.
         let lost = black_lost_on_the_lip(300.0, false);
@@ -8105,6 +8094,18 @@ mod tests {
 
     /// Asserts one stroke, `pocketing` its only pocketing, with an alert
     /// saying `alert`.
+    /// Asserts `strokes` is one stroke that pocketed nothing, with an alert
+    /// saying `alert`.
+    fn one_stroke_pocketing_nothing(strokes: &[SeenStroke], alert: &str) {
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(pockets_of(&strokes[0]).is_empty(), "{:?}", strokes[0]);
+        assert!(
+            alerted(&strokes[0], alert),
+            "{:?}",
+            strokes[0].vision.alerts
+        );
+    }
+
     fn one_stroke_pocketing(strokes: &[SeenStroke], (piece, pocket): (Piece, Pocket), alert: &str) {
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(
@@ -8464,13 +8465,9 @@ mod tests {
 
     #[test]
     fn a_track_born_on_one_blur_with_another_seen_after_it_is_no_piece_leaving() {
-        let blur = black_first_seen_as_a_row_of_discs(20.0, 3500.0);
-        assert_eq!(blur.len(), 1, "{blur:?}");
-        assert!(pockets_of(&blur[0]).is_empty(), "{blur:?}");
-        assert!(
-            alerted(&blur[0], "one piece seen twice, not a piece leaving"),
-            "{:?}",
-            blur[0].vision.alerts
+        one_stroke_pocketing_nothing(
+            &black_first_seen_as_a_row_of_discs(20.0, 3500.0),
+            "one piece seen twice, not a piece leaving",
         );
         // Discs no nearer than carrommen can lie are no one blur: the lost
         // one went in. So did it where track 5, seen 87 mm from its last
@@ -8478,12 +8475,8 @@ mod tests {
         for (apart, lost_speed) in [(35.0, 3500.0), (20.0, 900.0)] {
             let went_in = black_first_seen_as_a_row_of_discs(apart, lost_speed);
             assert_eq!(went_in.len(), 1, "{went_in:?}");
-            assert_eq!(
-                pockets_of(&went_in[0]),
-                vec![(Piece::Black, Some(Pocket::Sw))],
-                "{:?}",
-                went_in[0]
-            );
+            let pocketed = pocketed_in(&went_in);
+            assert_eq!(pocketed, [(Piece::Black, Some(Pocket::Sw))], "{went_in:?}");
         }
     }
 
