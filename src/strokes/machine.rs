@@ -2023,45 +2023,69 @@ impl StrokeMachine {
             if let TrackEvent::Appeared {
                 id,
                 piece,
-                found_again: None,
+                found_again,
                 at,
                 t,
             } = *event
             {
-                // Confirmed once it has moved on, it came out where it was
-                // first seen.
-                let (first_t, first_at) = sightings_back(&self.recent, id, Sightings::AndTentative)
-                    .last()
-                    .unwrap_or((t, at));
-                let heading = frame
-                    .tracks
-                    .iter()
-                    .find(|track| track.id == id)
-                    .map_or_else(Vector2::zeros, |track| track.velocity);
-                if let Some(k) = came_back_out_of_a_pocket(
+                if let Some(lost) = found_again {
+                    self.lost_towards_pocket
+                        .retain(|l| l.id != lost || l.found_elsewhere(at, t));
+                }
+                // Lost by a pocket and found again on its lip: it stopped
+                // there unseen (half in the hole's shadow), and never went
+                // in. The tracker looks for no piece lost by a pocket, so
+                // one back off the jaws is a new track of its kind, first
+                // seen on the lip as the piece was lost and not heading in
+                // (see [`CAME_BACK_OUT_WITHIN_S`]); confirmed once it has
+                // moved on, it came out where it was first seen.
+                let (first_t, first_at, heading) = match found_again {
+                    None if !self.pocketed_tracks.is_empty() => {
+                        let (first_t, first_at) =
+                            sightings_back(&self.recent, id, Sightings::AndTentative)
+                                .last()
+                                .unwrap_or((t, at));
+                        let heading = frame
+                            .tracks
+                            .iter()
+                            .find(|track| track.id == id)
+                            .map_or_else(Vector2::zeros, |track| track.velocity);
+                        (first_t, first_at, heading)
+                    }
+                    _ => (t, at, Vector2::zeros()),
+                };
+                let on_the_lip = pocketing_disproved_on_its_lip(
                     &self.pocketed_tracks,
                     &current.stroke.pocketed,
                     options.pocket_reach_mm + CARROMMAN_RADIUS_MM,
-                    (piece, first_at, heading, first_t),
-                ) {
-                    let (_, _, went_t) = self.pocketed_tracks.remove(k);
-                    let i = current
-                        .stroke
-                        .pocketed
-                        .iter()
-                        .position(|p| p.piece == piece && p.t == Some(went_t));
-                    if let Some(pocket) = i.map(|i| current.stroke.pocketed.remove(i).pocket) {
-                        current.vision.alerts.push(VisionNote {
-                            t,
-                            message: format!(
-                                "a {piece} lost by the {} pocket, and a {piece} first seen on its lip at ({:.0}, {:.0}) mm {:.2} s from then, not heading in: it came back off the jaws and did not go in",
-                                pocket.map_or("?", |p| p.name()),
-                                first_at.x,
-                                first_at.y,
-                                (first_t - went_t).abs()
-                            ),
-                        });
-                    }
+                    (first_at, heading),
+                    |&(track, kind, went_t)| match found_again {
+                        Some(lost) => track == lost,
+                        None => {
+                            kind == piece
+                                && (-CAME_BACK_OUT_EARLY_S..=CAME_BACK_OUT_WITHIN_S)
+                                    .contains(&(first_t - went_t))
+                        }
+                    },
+                );
+                if let Some((k, i)) = on_the_lip {
+                    let (_, piece, went_t) = self.pocketed_tracks.remove(k);
+                    let pocket = current.stroke.pocketed.remove(i).pocket;
+                    let pocket = pocket.map_or("?", Pocket::name);
+                    let message = if found_again.is_some() {
+                        format!(
+                            "a {piece} lost by the {pocket} pocket was found again on its lip at ({:.0}, {:.0}) mm: it did not go in",
+                            at.x, at.y
+                        )
+                    } else {
+                        format!(
+                            "a {piece} lost by the {pocket} pocket, and a {piece} first seen on its lip at ({:.0}, {:.0}) mm {:.2} s from then, not heading in: it came back off the jaws and did not go in",
+                            first_at.x,
+                            first_at.y,
+                            (first_t - went_t).abs()
+                        )
+                    };
+                    current.vision.alerts.push(VisionNote { t, message });
                 }
             }
             if let TrackEvent::Appeared {
@@ -2071,34 +2095,6 @@ impl StrokeMachine {
                 ..
             } = *event
             {
-                self.lost_towards_pocket
-                    .retain(|l| l.id != lost || l.found_elsewhere(at, t));
-                // Lost by a pocket and found again on its lip: it stopped
-                // there unseen (half in the hole's shadow), and never went in.
-                let reach = options.pocket_reach_mm + CARROMMAN_RADIUS_MM;
-                if let Some(k) = self.pocketed_tracks.iter().position(|p| p.0 == lost) {
-                    let (_, piece, went_t) = self.pocketed_tracks[k];
-                    let pocketed = &mut current.stroke.pocketed;
-                    let on_the_lip = pocketed.iter().position(|p| {
-                        p.piece == piece
-                            && p.t == Some(went_t)
-                            && p.pocket
-                                .is_some_and(|pocket| (at - pocket_centre(pocket)).norm() <= reach)
-                    });
-                    if let Some(i) = on_the_lip {
-                        let pocket = pocketed.remove(i).pocket;
-                        self.pocketed_tracks.remove(k);
-                        current.vision.alerts.push(VisionNote {
-                            t,
-                            message: format!(
-                                "a {piece} lost by the {} pocket was found again on its lip at ({:.0}, {:.0}) mm: it did not go in",
-                                pocket.map_or("?", |p| p.name()),
-                                at.x,
-                                at.y
-                            ),
-                        });
-                    }
-                }
                 // Off the board and back: it hit the frame, not the floor,
                 // if found where it could have come back to.
                 if let Some(k) = self
@@ -2639,28 +2635,32 @@ const CAME_BACK_OUT_WITHIN_S: f64 = 0.25;
 /// frame, may be its blur read twice (clip 3836, 17 mm from it).
 const CAME_BACK_OUT_EARLY_S: f64 = 0.12;
 
-/// Which of `pocketed_tracks` (with the stroke's `pocketed`) a fresh track
-/// of `piece`, first seen at `at` moving at `heading` (mm/s) at `t`, is
-/// the piece of, back out of its pocket (see [`CAME_BACK_OUT_WITHIN_S`]):
-/// found within `reach` (mm) of the pocket's centre.
-fn came_back_out_of_a_pocket(
+/// The pocketing (its index in `pocketed_tracks`, and in the stroke's
+/// `pocketed`) of the first of `pocketed_tracks` that `went_in` picks whose
+/// pocket a disc seen at `at`, moving at `heading` (mm/s), lies on the lip
+/// of: within `reach` (mm) of the pocket's centre, not heading into it.
+fn pocketing_disproved_on_its_lip(
     pocketed_tracks: &[(TrackId, Piece, f64)],
     pocketed: &[PocketedPiece],
     reach: f64,
-    (piece, at, heading, t): (Piece, Point2<f64>, Vector2<f64>, f64),
-) -> Option<usize> {
-    pocketed_tracks.iter().position(|&(_, kind, went_t)| {
-        kind == piece
-            && (-CAME_BACK_OUT_EARLY_S..=CAME_BACK_OUT_WITHIN_S).contains(&(t - went_t))
-            && pocketed.iter().any(|p| {
+    (at, heading): (Point2<f64>, Vector2<f64>),
+    went_in: impl Fn(&(TrackId, Piece, f64)) -> bool,
+) -> Option<(usize, usize)> {
+    pocketed_tracks
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| went_in(p))
+        .find_map(|(k, &(_, piece, went_t))| {
+            let i = pocketed.iter().position(|p| {
                 p.piece == piece
                     && p.t == Some(went_t)
                     && p.pocket.is_some_and(|pocket| {
                         let from_hole = at - pocket_centre(pocket);
                         from_hole.norm() <= reach && heading.dot(&from_hole) >= 0.0
                     })
-            })
-    })
+            })?;
+            Some((k, i))
+        })
 }
 
 /// Drops the second of two pocketings that are one piece seen going in
