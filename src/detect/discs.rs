@@ -15,7 +15,7 @@ use super::background::{self, Background};
 use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
 use super::faint::{FaintDisc, FaintSearch};
-use super::flight::{frame_luma, look_over_the_frame, FlightScratch, FrameSighting};
+use super::flight::{frame_luma, look_over_the_frame, surface_luma, FlightScratch, FrameSighting};
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
 use super::rims::{fill_rims, HoleSizes, RimScratch};
@@ -1699,6 +1699,14 @@ impl Detector {
     /// known.
     pub fn frame_luma(&self, side: Seat) -> Option<f32> {
         frame_luma(self.background.as_ref()?, &self.frame, side)
+    }
+
+    /// The blacks' luma (0–255) over the empty board: the colour models'
+    /// luma of a black relative to the board, times the empty surface's
+    /// typical luma; `None` before the empty board is known.
+    pub fn black_luma(&self) -> Option<f32> {
+        let surface = surface_luma(self.background.as_ref()?, &self.frame)?;
+        Some(surface * self.models.model(Piece::Black).mean[0] as f32)
     }
 
     /// A look this frame for pieces in motion the detection missed (see

@@ -99,6 +99,25 @@ pub fn look_over_the_frame(
 /// 31–51) a black that came back off the cushion was ruled on by the look.
 pub const DARKEST_FRAME_SHOWING_A_BLACK: f32 = 26.0;
 
+/// A frame must be lighter than the blacks by this many levels of luma
+/// (0–255, the blacks' as the colour models have them over the empty
+/// board) to show one in flight. A black lighter than the frame shows no
+/// patch over it either: dev clip 3823's black (luma 40) flew over a west
+/// frame of luma 34 and showed only a faint rim in one frame, and the
+/// look, finding nothing, took it for a bounce; those of 3586 and 3684
+/// (27 and 36 over frames of 15 and 18) showed nothing. Over 3689's frame,
+/// 11 levels lighter than its blacks, a black that came back off the
+/// cushion was ruled on by the look.
+pub const FRAME_LIGHTER_THAN_A_BLACK_SHOWING: f32 = 5.0;
+
+/// Whether a black in flight shows over a frame of luma `frame_luma`, with
+/// the blacks of luma `black_luma` where the colour models say (both
+/// 0–255).
+pub fn frame_shows_a_black(frame_luma: f32, black_luma: Option<f32>) -> bool {
+    frame_luma > DARKEST_FRAME_SHOWING_A_BLACK
+        && black_luma.is_none_or(|black| frame_luma >= black + FRAME_LIGHTER_THAN_A_BLACK_SHOWING)
+}
+
 /// The empty frame's typical luma (0–255, lamp gain applied) on `side` of
 /// the top view: the median over the known pixels of the band where
 /// flying pieces are looked for; `None` where none is known.
@@ -118,6 +137,26 @@ pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Opti
             let at = frame.px_to_board(Point2::new(column as f64, row as f64));
             let out = outward_of(side, at.coords);
             band.contains(&out) && model.is_known(column, row)
+        })
+        .map(|(column, row)| model.luma_at(column, row) as f32)
+        .collect();
+    super::background::median(&mut lumas)
+}
+
+/// The empty playing surface's typical luma (0–255, lamp gain applied):
+/// the median over a grid of its known pixels; `None` where none is known.
+pub fn surface_luma(model: &Background, frame: &TemplateFrame) -> Option<f32> {
+    let (width, height) = model.size();
+    // Some 3,600 pixels say the median of a plain wood surface.
+    let step = (width.min(height) / 60).max(1);
+    let mut lumas: Vec<f32> = (0..height)
+        .step_by(step)
+        .flat_map(|row| (0..width).step_by(step).map(move |column| (column, row)))
+        .filter(|&(column, row)| {
+            let at = frame.px_to_board(Point2::new(column as f64, row as f64));
+            at.x.abs() < HALF_SURFACE_MM
+                && at.y.abs() < HALF_SURFACE_MM
+                && model.is_known(column, row)
         })
         .map(|(column, row)| model.luma_at(column, row) as f32)
         .collect();
@@ -404,6 +443,41 @@ mod tests {
         };
         assert_eq!(looked(&[], &mut scratch).len(), 1);
         assert!(looked(&[hand], &mut scratch).is_empty());
+    }
+
+    #[test]
+    fn a_frame_no_lighter_than_the_blacks_hides_one_in_flight() {
+        // Dev clip 3689: a frame of 35 over blacks of 23 shows one.
+        assert!(frame_shows_a_black(34.9, Some(23.4)));
+        // Dev clip 3823: a frame of 34 under blacks of 40 does not.
+        assert!(!frame_shows_a_black(33.6, Some(40.0)));
+        // Nor one only as light as the blacks, nor a near-black frame,
+        // whatever the blacks.
+        assert!(!frame_shows_a_black(40.0, Some(40.0)));
+        assert!(!frame_shows_a_black(20.0, Some(5.0)));
+        // Before the colour models know the blacks, the frame's own luma
+        // decides.
+        assert!(frame_shows_a_black(33.6, None));
+    }
+
+    #[test]
+    fn the_surface_luma_is_the_empty_boards_not_the_frames() {
+        let (frame, side, _) = setup();
+        let mut bgr = view(&frame, side, &[]);
+        for row in 0..side {
+            for column in 0..side {
+                let at = frame.px_to_board(Point2::new(column as f64, row as f64));
+                if at.x.abs().max(at.y.abs()) < HALF_SURFACE_MM {
+                    bgr[3 * (row * side + column)..3 * (row * side + column) + 3]
+                        .copy_from_slice(&[150, 180, 210]);
+                }
+            }
+        }
+        let model = Background::from_bgr(&bgr, side, side);
+        let surface = surface_luma(&model, &frame).unwrap();
+        assert!((179.0..=181.0).contains(&surface), "{surface}");
+        let frame_side = frame_luma(&model, &frame, Seat::South).unwrap();
+        assert!((66.0..=71.0).contains(&frame_side), "{frame_side}");
     }
 
     #[test]

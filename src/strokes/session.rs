@@ -22,7 +22,7 @@ use crate::contract::{
     Event, MatchSetup, RuleSet, Stage, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::colours::ColourModelError;
-use crate::detect::flight::{FrameSighting, DARKEST_FRAME_SHOWING_A_BLACK};
+use crate::detect::flight::{frame_shows_a_black, FrameSighting};
 use crate::detect::shake::{ShakeMeter, Shift};
 use crate::detect::unchanged::UnchangedFrames;
 use crate::detect::{
@@ -708,13 +708,14 @@ impl ClipTracker {
         }
         if !watched.is_empty() {
             let flying = self.watch.in_flight(tracks.t, over_the_frame);
+            let black_luma = self.detector.black_luma();
             let hiding_blacks: Vec<Seat> = watched
                 .iter()
                 .copied()
                 .filter(|&side| {
                     self.detector
                         .frame_luma(side)
-                        .is_some_and(|luma| luma <= DARKEST_FRAME_SHOWING_A_BLACK)
+                        .is_some_and(|luma| !frame_shows_a_black(luma, black_luma))
                 })
                 .collect();
             self.machine
