@@ -123,11 +123,11 @@ pub struct VisionExtra {
     /// in under a track born on its blur, in another colour.
     #[serde(skip)]
     lost_from_sight: Vec<(Piece, Point2<f64>, f64)>,
-    /// Pocketings never seen, judged from a piece lost from sight speeding
-    /// at a pocket still far from it (kind, pocket, when): the weakest
-    /// evidence of a departure (see [`reconcile_exits`]).
+    /// Pocketings never seen and judged on the weakest evidence of a
+    /// departure, which the count at rest outweighs (see
+    /// [`reconcile_exits`]).
     #[serde(skip)]
-    lost_far_from_pocket: Vec<(Piece, Pocket, f64)>,
+    weakly_inferred: Vec<WeakPocketing>,
     /// The pieces the laws had on the board when the stroke was struck,
     /// where the caller keeps the score (see
     /// [`StrokeMachine::laws_count_at_strike`]).
@@ -2374,8 +2374,19 @@ impl StrokeMachine {
                                     .map(|pocket| (pocket, f64::INFINITY))
                             })
                         };
-                        match pocket {
-                            Some((pocket, its_speed)) => {
+                        let knocked_in_unseen = match pocket {
+                            None if !hand_present && piece != Piece::Striker => {
+                                knocked_in_as_tracks_swapped(
+                                    &self.recent,
+                                    frame,
+                                    (id, piece, last_seen),
+                                    striker,
+                                )
+                            }
+                            _ => None,
+                        };
+                        match (pocket, knocked_in_unseen) {
+                            (Some((pocket, its_speed)), _) => {
                                 self.lost_towards_pocket.push(LostTowardsPocket {
                                     id,
                                     piece,
@@ -2390,8 +2401,9 @@ impl StrokeMachine {
                                             .any(|t| t.piece == Piece::Striker && t.id != id),
                                 })
                             }
-                            None if hand_present => {}
-                            None => {
+                            (None, _) if hand_present => {}
+                            (None, Some(knocked)) => knocked.record_in(current, t),
+                            (None, None) => {
                                 if piece == Piece::Striker && id == striker {
                                     self.stopped_on.extend(StoppedOnAPiece::of(
                                         &self.recent,
@@ -2960,23 +2972,25 @@ fn reconcile_exits(
     }
 
     // Pieces the count misses are matched first, in time order, the
-    // pocketings seen before the departures over the frame, and those only
-    // inferred from a piece lost far from its pocket last; the rest are
-    // judged one by one.
-    let lost_far = |p: &PocketedPiece| {
-        p.piece != Piece::Striker
-            && stroke
-                .vision
-                .lost_far_from_pocket
-                .iter()
-                .any(|&(piece, pocket, t)| {
-                    piece == p.piece && Some(pocket) == p.pocket && Some(t) == p.t
-                })
+    // pocketings seen before the departures over the frame, and those
+    // inferred on weak evidence last; the rest are judged one by one.
+    let weakly_inferred = |p: &PocketedPiece| {
+        if p.piece == Piece::Striker {
+            return None;
+        }
+        stroke
+            .vision
+            .weakly_inferred
+            .iter()
+            .find(|weak| {
+                weak.piece == p.piece && Some(weak.pocket) == p.pocket && Some(weak.t) == p.t
+            })
+            .map(|weak| weak.from)
     };
-    let far: Vec<bool> = pocketed.iter().map(lost_far).collect();
+    let weak: Vec<Option<WeakEvidence>> = pocketed.iter().map(weakly_inferred).collect();
     let mut kept_pocketed = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
-        if !far[i] {
+        if weak[i].is_none() {
             kept_pocketed[i] = take(&mut missing, p.piece);
         }
     }
@@ -3027,7 +3041,7 @@ fn reconcile_exits(
     let mut short_count = vec![false; pocketed.len()];
     let mut laws_count = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
-        if far[i] {
+        if weak[i].is_some() {
             short_count[i] = seen_short_of_the_laws(p.piece);
             let gone = kept_of_kind(p.piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
                 + kept_of_kind(p.piece, overboard.iter().map(|o| o.piece), &kept_overboard);
@@ -3053,7 +3067,7 @@ fn reconcile_exits(
             continue;
         }
         let seen_as = p.piece;
-        if far[i] {
+        if let Some(evidence) = weak[i] {
             let why = if short_count[i] {
                 // The count had lost sight of pieces of this kind before
                 // the stroke: one more lost from sight says nothing.
@@ -3064,13 +3078,19 @@ fn reconcile_exits(
                 // Never seen going in: the count at rest outweighs it.
                 "the count at rest does not miss one: it did not go in"
             };
+            let pocket = p.pocket.map_or("", Pocket::name);
+            let how = match evidence {
+                WeakEvidence::LostFarFromIt => {
+                    format!("lost from sight far from the {pocket} pocket")
+                }
+                WeakEvidence::KnockedInAsTracksSwapped => {
+                    format!("knocked unseen from beside the {pocket} pocket as the tracks swapped")
+                }
+            };
             alert(
                 stroke,
                 p.t,
-                format!(
-                    "a {seen_as} lost from sight far from the {} pocket was taken as pocketed there, but {why}",
-                    p.pocket.map_or("", Pocket::name)
-                ),
+                format!("a {seen_as} {how} was taken as pocketed there, but {why}"),
             );
             continue;
         }
@@ -4272,6 +4292,71 @@ struct LostTowardsPocket {
     striker_elsewhere: bool,
 }
 
+/// A pocketing never seen, judged on evidence the count at rest outweighs:
+/// kept only where the count misses a piece of its kind (see
+/// [`reconcile_exits`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct WeakPocketing {
+    piece: Piece,
+    pocket: Pocket,
+    t: f64,
+    from: WeakEvidence,
+}
+
+/// What a [`WeakPocketing`] was judged from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WeakEvidence {
+    /// A piece lost from sight speeding at a pocket still far from it.
+    LostFarFromIt,
+    /// A piece lying beside a pocket, knocked in unseen as its track took
+    /// up the piece that knocked it (see [`knocked_in_as_tracks_swapped`]).
+    KnockedInAsTracksSwapped,
+}
+
+/// A carromman lying beside a pocket, knocked in unseen by a piece of its
+/// kind whose track was then lost where the carromman's was found again
+/// (see [`knocked_in_as_tracks_swapped`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct KnockedInUnseen {
+    piece: Piece,
+    pocket: Pocket,
+    /// Where it lay (board mm).
+    lay: Point2<f64>,
+    /// Where the knocking piece's track was last seen (board mm).
+    lost_at: Point2<f64>,
+}
+
+impl KnockedInUnseen {
+    /// Records the pocketing at `t` (s) in `stroke`, for the count at rest
+    /// to decide.
+    fn record_in(self, stroke: &mut SeenStroke, t: f64) {
+        let Self {
+            piece,
+            pocket,
+            lay,
+            lost_at,
+        } = self;
+        stroke.vision.weakly_inferred.push(WeakPocketing {
+            piece,
+            pocket,
+            t,
+            from: WeakEvidence::KnockedInAsTracksSwapped,
+        });
+        record_unseen_pocketing(
+            stroke,
+            (piece, pocket, t),
+            format!(
+                "lost sight of a {piece} at ({:.0}, {:.0}) mm as the track of a {piece} that lay by the {} pocket at ({:.0}, {:.0}) mm, knocked towards it, was found again there: the tracks swapped, and the {piece} knocked from beside the pocket is taken as pocketed there if the count at rest misses one",
+                lost_at.x,
+                lost_at.y,
+                pocket.name(),
+                lay.x,
+                lay.y
+            ),
+        );
+    }
+}
+
 /// A carromman lying still that the striker was lost from sight against,
 /// with no hand about and away from pockets and edges: a striker meeting a
 /// piece full on stops about where the piece lay, and the piece's track,
@@ -4506,10 +4591,12 @@ impl LostTowardsPocket {
             return;
         }
         if (pocket_centre(self.pocket) - self.last_seen).norm() > UNSEEN_FAR_FROM_POCKET_MM {
-            stroke
-                .vision
-                .lost_far_from_pocket
-                .push((self.piece, self.pocket, self.t));
+            stroke.vision.weakly_inferred.push(WeakPocketing {
+                piece: self.piece,
+                pocket: self.pocket,
+                t: self.t,
+                from: WeakEvidence::LostFarFromIt,
+            });
         }
         record_unseen_pocketing(
             stroke,
@@ -4791,6 +4878,75 @@ fn glimpsed_leaving(
                     .filter(|&pocket| (pocket_centre(pocket) - at).norm() <= GLIMPSE_NEAR_POCKET_MM)
             })
         })
+}
+
+/// The carromman lying beside a pocket that the piece `lost` (of its kind
+/// `piece`, last seen at `last_seen`) knocked in unseen, if the tracks
+/// swapped as it did: the track of a `piece` that lay still within
+/// [`BESIDE_POCKET_MM`] of a pocket went from sight as a disc moving
+/// through the `recent` frames met it, knocked towards that pocket, and was
+/// next seen, after `lost` was last seen, a diameter or more from
+/// where it lay and within one of where `lost` was last seen. A piece
+/// knocked from a pocket's mouth drops in within a frame, unseen; the
+/// tracker, finding one disc where it had two, gives the knocking piece to
+/// the track of the one it knocked, and loses the other track mid-board
+/// (clip 3750: a white 55 mm from the NW pocket's centre, knocked in by
+/// another white, whose track was lost 84 mm out).
+fn knocked_in_as_tracks_swapped(
+    recent: &VecDeque<Positions>,
+    now: &TrackFrame,
+    (lost, piece, last_seen): (TrackId, Piece, Point2<f64>),
+    striker: TrackId,
+) -> Option<KnockedInUnseen> {
+    let (lost_t, _) = sightings_back(recent, lost, Sightings::Confirmed).next()?;
+    now.tracks
+        .iter()
+        .filter(|other| other.id != lost && other.piece == piece)
+        .find_map(|other| {
+            let (lay, again_t, again) = found_again_away_from_rest(recent, other.id)?;
+            let took_over =
+                again_t > lost_t && (again - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM;
+            let (pocket, distance) = nearest_pocket(lay);
+            let (towards, _) = knocked_towards(recent, other.id, lay, striker)?;
+            (took_over && distance <= BESIDE_POCKET_MM && towards == pocket).then_some(
+                KnockedInUnseen {
+                    piece,
+                    pocket,
+                    lay,
+                    lost_at: last_seen,
+                },
+            )
+        })
+}
+
+/// Where the track `id` last lay still in the `recent` frames before it
+/// went unseen for a frame or more, and when (s) and where it was next
+/// seen, if that was a diameter or more away: the track came back in
+/// sight on another disc, or on its piece far from where it lay.
+fn found_again_away_from_rest(
+    recent: &VecDeque<Positions>,
+    id: TrackId,
+) -> Option<(Point2<f64>, f64, Point2<f64>)> {
+    let seen: Vec<usize> = (0..recent.len())
+        .filter(|&i| recent[i].disc(id).is_some())
+        .collect();
+    let gap = seen.windows(2).rposition(|pair| pair[1] > pair[0] + 1)?;
+    let (before, after) = (seen[gap], seen[gap + 1]);
+    let (lay, _) = recent[before].disc(id)?;
+    let (again, _) = recent[after].disc(id)?;
+    // The last sighting where it lay may be pulled off its spot by the
+    // blob of the disc meeting it (see [`knocked_from_rest`]).
+    let still = before >= LAY_STILL_FRAMES - 1
+        && (before + 1 - LAY_STILL_FRAMES..before).all(|i| {
+            recent[i]
+                .disc(id)
+                .is_some_and(|(at, _)| (at - lay).norm() <= STRUCK_JITTER_MM)
+        });
+    (still && (again - lay).norm() >= 2.0 * CARROMMAN_RADIUS_MM).then_some((
+        lay,
+        recent[after].t,
+        again,
+    ))
 }
 
 /// How near a pocket (mm, centre to centre) a glimpse must be for
@@ -8804,6 +8960,89 @@ mod tests {
         assert_eq!(play(true, false), vec![Piece::Striker]);
         assert_eq!(play(false, false), vec![Piece::White]);
         assert_eq!(play(true, true), vec![Piece::White]);
+    }
+
+    /// Clip 3750: a white lying 55 mm from the NW pocket's centre (track
+    /// 14) was knocked in by another white (track 12) and went in unseen;
+    /// track 14 went from sight as 12 met it and came back where 12 was
+    /// last seen, 84 mm out. One found again where it lay, or lying far from
+    /// any pocket, or back in sight before 12 went from it, was not knocked
+    /// in so.
+    #[test]
+    fn a_piece_knocked_from_beside_a_pocket_as_the_tracks_swapped_went_in_unseen() {
+        let judge = |lay: (f64, f64), again: (f64, f64), back_at: usize| {
+            let path = [(-126.0, 165.0), (-178.0, 214.0), (-230.0, 262.0)];
+            let shift = (lay.0 + 304.0, lay.1 - 312.0);
+            let knocker = |(x, y): (f64, f64)| (x + shift.0, y + shift.1);
+            let frames: Vec<Vec<(u32, (f64, f64))>> = vec![
+                vec![(14, lay), (12, knocker(path[0]))],
+                vec![(14, lay), (12, knocker(path[1]))],
+                vec![(14, lay), (12, knocker(path[2]))],
+                vec![(12, knocker((-308.0, 312.0)))],
+                vec![(12, knocker((-266.0, 334.0)))],
+                vec![],
+                vec![],
+            ];
+            let recent: VecDeque<Positions> = frames
+                .into_iter()
+                .enumerate()
+                .map(|(i, mut discs)| {
+                    if i >= back_at {
+                        discs.push((14, again));
+                    }
+                    positions(i as f64 * FRAME_S, discs)
+                })
+                .collect();
+            let now = frame_with(
+                6,
+                vec![track_of(14, Piece::White, Point2::new(again.0, again.1))],
+                Vec::new(),
+            );
+            let last_seen = knocker((-266.0, 334.0));
+            knocked_in_as_tracks_swapped(
+                &recent,
+                &now,
+                (
+                    TrackId(12),
+                    Piece::White,
+                    Point2::new(last_seen.0, last_seen.1),
+                ),
+                TrackId(9),
+            )
+            .map(|knocked| (knocked.pocket, knocked.lay))
+        };
+        assert_eq!(
+            judge((-304.0, 312.0), (-262.0, 346.0), 5),
+            Some((Pocket::Nw, Point2::new(-304.0, 312.0)))
+        );
+        // Found again where it lay: it stayed.
+        assert_eq!(judge((-304.0, 312.0), (-304.0, 312.0), 5), None);
+        // Back in sight while the knocking piece's track was: two discs.
+        assert_eq!(judge((-304.0, 312.0), (-262.0, 346.0), 4), None);
+        // The same knock and swap 150 mm out from the pocket's mouth.
+        assert_eq!(judge((-200.0, 210.0), (-158.0, 244.0), 5), None);
+    }
+
+    /// A pocketing judged from the swap above is the count's to keep: kept
+    /// where the count at rest misses a white, dropped where it does not.
+    #[test]
+    fn a_piece_knocked_in_unseen_as_the_tracks_swapped_is_kept_only_where_the_count_misses_one() {
+        let play = |whites_at_rest: u32| {
+            let mut stroke = stroke_seen_with(9, 9);
+            KnockedInUnseen {
+                piece: Piece::White,
+                pocket: Pocket::Nw,
+                lay: Point2::new(-304.0, 312.0),
+                lost_at: Point2::new(-266.0, 334.0),
+            }
+            .record_in(&mut stroke, 10.5);
+            let mut tracks = carrommen_in_a_row(whites_at_rest, 9);
+            tracks.push(track_of(30, Piece::Striker, Point2::new(0.0, -250.0)));
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
+            kinds_pocketed(&stroke)
+        };
+        assert_eq!(play(8), vec![Piece::White]);
+        assert!(play(9).is_empty());
     }
 
     #[test]
