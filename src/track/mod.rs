@@ -101,6 +101,10 @@ pub struct Track {
     seen_in_a_row: u32,
     missed: u32,
     first_seen_at: Point2<f64>,
+    /// Where the disc was first seen, counting the tentative tracks it was
+    /// followed by before this one (see [`TentativeDropped`]): how far it
+    /// has come since tells whether it arrived moving.
+    arrived_from: Point2<f64>,
     sighted_at: Point2<f64>,
     /// Detections averaged while the piece lies still (a pixel of jitter at
     /// a low px/mm is millimetres), and how many.
@@ -367,7 +371,7 @@ const AT_REST_MM_S: f64 = 40.0;
 /// Whether a tentative track has moved far enough since first seen to be a
 /// piece arriving on its own.
 fn arrived_moving(track: &Track, distance_mm: f64) -> bool {
-    track.distance_from_first_sighting() >= distance_mm
+    (track.position - track.arrived_from).norm() >= distance_mm
 }
 
 /// A track unseen moving at least this fast (mm/s) is looked for again
@@ -632,7 +636,34 @@ pub struct Tracker {
     recently_lost: Vec<LostPiece>,
     /// Pieces seen twice on their blur, while they keep their speed.
     blurred: Vec<Blurred>,
+    /// Tentative tracks dropped lately, unseen for a frame.
+    dropped_tentative: Vec<TentativeDropped>,
 }
+
+/// A tentative track dropped the first frame it went unseen. A piece
+/// crawling back off a pocket's jaws or along the cushion may show only
+/// every other frame or two, each showing a new tentative track that never
+/// moves far enough to count as arriving moving (clip 3796: a white that
+/// bounced off the NE pocket's jaws was seen as six tentative tracks over
+/// 0.35 s, 73 mm along its way, never as a track, and was taken as
+/// pocketed). A new one born within [`TENTATIVE_HEIR_MM`] of where one was
+/// dropped, within [`TENTATIVE_HEIR_S`], follows on from it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct TentativeDropped {
+    /// Where it was last seen (board mm), and when (s).
+    at: Point2<f64>,
+    t: f64,
+    /// Where its disc was first seen (board mm).
+    arrived_from: Point2<f64>,
+}
+
+/// How soon (s) after a tentative track was dropped a new one may follow
+/// on from it: two frames at 30 fps, and a little.
+const TENTATIVE_HEIR_S: f64 = 0.075;
+
+/// How near (mm) where a tentative track was last seen a new one may follow
+/// on from it: a diameter either way for the frames between.
+const TENTATIVE_HEIR_MM: f64 = 4.0 * CARROMMAN_RADIUS_MM;
 
 impl Tracker {
     /// An empty tracker.
@@ -646,6 +677,7 @@ impl Tracker {
             recent_hands: Vec::new(),
             recently_lost: Vec::new(),
             blurred: Vec::new(),
+            dropped_tentative: Vec::new(),
         }
     }
 
@@ -882,6 +914,9 @@ impl Tracker {
         let hand_present = detections.hand_present();
         self.remember_hands(detections);
         self.recently_lost.retain(|lost| t - lost.t <= LOOKED_FOR_S);
+        self.dropped_tentative
+            .retain(|dropped| t - dropped.t <= TENTATIVE_HEIR_S);
+        let mut dropped_tentative = Vec::new();
         let mut keep = vec![true; self.tracks.len()];
         let mut striker_tracked = self
             .tracks
@@ -967,6 +1002,11 @@ impl Tracker {
             track.missed += 1;
             if !track.confirmed {
                 keep[ti] = false;
+                dropped_tentative.push(TentativeDropped {
+                    at: track.position,
+                    t,
+                    arrived_from: track.arrived_from,
+                });
             } else if track.missed
                 > if track.speed() < AT_REST_MM_S {
                     self.options.max_missed_frames_at_rest
@@ -985,6 +1025,7 @@ impl Tracker {
                 ));
             }
         }
+        self.dropped_tentative.extend(dropped_tentative);
         self.knocked_pieces_found_moving(&mut keep, &mut events, dt);
         let steps: Vec<Option<Step>> = self
             .tracks
@@ -1034,6 +1075,16 @@ impl Tracker {
                 detection.piece = detection.by_colour;
             }
             let detection = &detection;
+            let arrived_from = self
+                .dropped_tentative
+                .iter()
+                .enumerate()
+                .map(|(k, dropped)| (k, (dropped.at - detection.centre).norm()))
+                .filter(|&(_, distance)| distance <= TENTATIVE_HEIR_MM)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map_or(detection.centre, |(k, _)| {
+                    self.dropped_tentative.swap_remove(k).arrived_from
+                });
             let mut track = Track {
                 id: TrackId(self.next_id),
                 piece: detection.piece,
@@ -1050,6 +1101,7 @@ impl Tracker {
                 seen_in_a_row: 1,
                 missed: 0,
                 first_seen_at: detection.centre,
+                arrived_from,
                 sighted_at: detection.centre,
                 settled_sum: detection.centre.coords,
                 settled_count: 1,
@@ -1589,6 +1641,7 @@ impl Tracker {
             seen_in_a_row: self.options.confirm_frames,
             missed: 0,
             first_seen_at: detection.centre,
+            arrived_from: detection.centre,
             sighted_at: detection.centre,
             settled_sum: detection.centre.coords,
             settled_count: 1,
@@ -3303,6 +3356,47 @@ mod tests {
             events.extend(feed(&mut tracker, frame(i, vec![])).events);
         }
         assert!(events.is_empty(), "{events:?}");
+    }
+
+    /// Clip 3796: a white crept back off the NE pocket's jaws along the
+    /// north cushion at 450 mm/s, shown only in runs of one to three frames
+    /// between frames it was missed in. Each run alone moves less than a
+    /// piece must to have arrived moving, but they follow on from each
+    /// other: a track, once it has come that far. A ghost flickering in
+    /// place never does, nor two runs farther apart than a piece can go.
+    #[test]
+    fn a_disc_shown_in_short_runs_along_its_way_becomes_a_track_once_it_has_come_far_enough() {
+        let appeared = |sightings: &[(u64, f64)]| {
+            let mut tracker = Tracker::new(TrackerOptions::default());
+            feed(&mut tracker, frame(0, vec![]));
+            let mut appeared = Vec::new();
+            for i in 1..=12 {
+                let discs = sightings
+                    .iter()
+                    .filter(|&&(k, _)| k == i)
+                    .map(|&(_, x)| disc(Piece::White, x, 348.0))
+                    .collect();
+                let f = feed(&mut tracker, frame(i, discs));
+                appeared.extend(f.events.iter().filter_map(|event| match *event {
+                    TrackEvent::Appeared { at, .. } => Some(at.x),
+                    _ => None,
+                }));
+            }
+            appeared
+        };
+        // 15 mm a frame westward, two frames seen, one missed, and so on.
+        let creeping: Vec<(u64, f64)> = [1, 2, 4, 5, 7, 8]
+            .iter()
+            .map(|&i| (i, 330.0 - 15.0 * i as f64))
+            .collect();
+        assert_eq!(appeared(&creeping), vec![330.0 - 15.0 * 5.0]);
+        let flickering: Vec<(u64, f64)> = [1, 2, 4, 5, 7, 8, 10, 11]
+            .iter()
+            .map(|&i| (i, 300.0 + if i % 2 == 0 { 3.0 } else { 0.0 }))
+            .collect();
+        assert!(appeared(&flickering).is_empty());
+        // A run, then another 100 mm on three frames later.
+        assert!(appeared(&[(1, 300.0), (2, 290.0), (5, 190.0), (6, 180.0)]).is_empty());
     }
 
     #[test]
