@@ -2040,7 +2040,9 @@ impl StrokeMachine {
                 // (see [`CAME_BACK_OUT_WITHIN_S`]); confirmed once it has
                 // moved on, it came out where it was first seen.
                 let (first_t, first_at, heading) = match found_again {
-                    None if !self.pocketed_tracks.is_empty() => {
+                    None if !self.pocketed_tracks.is_empty()
+                        || !self.lost_towards_pocket.is_empty() =>
+                    {
                         let (first_t, first_at) =
                             sightings_back(&self.recent, id, Sightings::AndTentative)
                                 .last()
@@ -2086,6 +2088,36 @@ impl StrokeMachine {
                         )
                     };
                     current.vision.alerts.push(VisionNote { t, message });
+                }
+                // So with a piece lost speeding at a pocket, never seen going
+                // in (clip 3796: a white lost 50 mm from the NE pocket's
+                // centre bounced off its jaws, and a white first seen 58 mm
+                // from it 0.1 s later crept away along the cushion).
+                let came_back_out = found_again
+                    .is_none()
+                    .then(|| {
+                        lost_by_a_pocket_came_back_out(
+                            &self.lost_towards_pocket,
+                            piece,
+                            (first_t, first_at, heading),
+                            options.pocket_reach_mm + CARROMMAN_RADIUS_MM,
+                        )
+                    })
+                    .flatten();
+                if let Some(k) = came_back_out {
+                    let lost = self.lost_towards_pocket.remove(k);
+                    current.vision.alerts.push(VisionNote {
+                        t,
+                        message: format!(
+                            "a {piece} lost from sight at ({:.0}, {:.0}) mm speeding at the {} pocket, and a {piece} first seen on its lip at ({:.0}, {:.0}) mm {:.2} s from then, not heading in: it came back off the jaws and did not go in",
+                            lost.last_seen.x,
+                            lost.last_seen.y,
+                            lost.pocket.name(),
+                            first_at.x,
+                            first_at.y,
+                            (first_t - lost.t).abs()
+                        ),
+                    });
                 }
             }
             if let TrackEvent::Appeared {
@@ -2646,6 +2678,26 @@ const CAME_BACK_OUT_WITHIN_S: f64 = 0.25;
 /// unseen (0.1 s at 30 fps): a disc beside its last sighting, in that same
 /// frame, may be its blur read twice (clip 3836, 17 mm from it).
 const CAME_BACK_OUT_EARLY_S: f64 = 0.12;
+
+/// Which of the pieces `lost` speeding at a pocket, never seen going in, a
+/// new track of their kind `piece` came back off the pocket's jaws as: one
+/// first seen at `first_t` (s) and `first_at`, moving at `heading` (mm/s),
+/// within `lip` (mm) of the pocket's centre and not heading into it, as
+/// the piece was lost (see [`CAME_BACK_OUT_WITHIN_S`]).
+fn lost_by_a_pocket_came_back_out(
+    lost: &[LostTowardsPocket],
+    piece: Piece,
+    (first_t, first_at, heading): (f64, Point2<f64>, Vector2<f64>),
+    lip: f64,
+) -> Option<usize> {
+    lost.iter().position(|lost| {
+        let from_hole = first_at - pocket_centre(lost.pocket);
+        lost.piece == piece
+            && (-CAME_BACK_OUT_EARLY_S..=CAME_BACK_OUT_WITHIN_S).contains(&(first_t - lost.t))
+            && from_hole.norm() <= lip
+            && heading.dot(&from_hole) >= 0.0
+    })
+}
 
 /// The pocketing (its index in `pocketed_tracks`, and in the stroke's
 /// `pocketed`) of the first of `pocketed_tracks` that `went_in` picks whose
@@ -7021,6 +7073,55 @@ mod tests {
             pockets_of(&went_in[0]),
             vec![(Piece::Black, Some(Pocket::Sw))],
             "{went_in:?}"
+        );
+    }
+
+    /// Clip 3796: a white lost from sight 50 mm from the NE pocket's centre
+    /// at 17.567 s, taken as speeding at it, bounced off its jaws and was
+    /// first seen again 58 mm from the centre 0.1 s later, creeping away
+    /// along the north cushion: it came back out. Not one heading into the
+    /// hole, nor one first seen farther out, or long after, or of another
+    /// kind.
+    #[test]
+    fn a_piece_lost_speeding_at_a_pocket_and_first_seen_again_on_its_lip_came_back_out() {
+        let lost = [LostTowardsPocket {
+            id: TrackId(16),
+            piece: Piece::White,
+            pocket: Pocket::Ne,
+            last_seen: Point2::new(320.0, 303.0),
+            t: 17.567,
+            speed: 766.0,
+            striker_elsewhere: false,
+        }];
+        let lip = StrokeMachineOptions::default().pocket_reach_mm + CARROMMAN_RADIUS_MM;
+        let creeping_off = Vector2::new(-180.0, 120.0);
+        let came_back = |piece: Piece, first_t: f64, first_at: (f64, f64), heading| {
+            lost_by_a_pocket_came_back_out(
+                &lost,
+                piece,
+                (first_t, Point2::new(first_at.0, first_at.1), heading),
+                lip,
+            )
+        };
+        assert_eq!(
+            came_back(Piece::White, 17.667, (288.0, 344.0), creeping_off),
+            Some(0)
+        );
+        assert_eq!(
+            came_back(Piece::White, 17.667, (288.0, 344.0), -creeping_off),
+            None
+        );
+        assert_eq!(
+            came_back(Piece::White, 17.667, (270.0, 330.0), creeping_off),
+            None
+        );
+        assert_eq!(
+            came_back(Piece::White, 17.9, (288.0, 344.0), creeping_off),
+            None
+        );
+        assert_eq!(
+            came_back(Piece::Black, 17.667, (288.0, 344.0), creeping_off),
+            None
         );
     }
 
