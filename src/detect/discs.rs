@@ -298,6 +298,10 @@ const BREAK_MATCH_MIN: usize = 17;
 /// circle, most centre designs) cannot pass.
 const BREAK_LIGHTNESS_GAP_MIN: f64 = 1.6;
 
+/// How often (s) [`Detector::black_luma`] measures the empty surface's luma
+/// again: the model follows a lamp's drift over seconds, not frames.
+const SURFACE_LUMA_EVERY_S: f64 = 1.0;
+
 /// Seconds into a clip during which a break arrangement hidden in the first
 /// frame (under the hand that set it out) is still looked for.
 const BREAK_SEARCH_S: f64 = 20.0;
@@ -442,6 +446,10 @@ pub struct Detector {
     /// The time (s) of the last frame looked at: how far the known discs
     /// have moved since.
     last_t: Option<f64>,
+    /// The empty surface's luma (see [`surface_luma`]) and the time (s) of
+    /// the frame it was measured at: the model changes slowly, so it is
+    /// measured again only every [`SURFACE_LUMA_EVERY_S`].
+    surface_luma: Option<(f64, f32)>,
     /// Whether the colour models were set apart for two dark kinds of
     /// carromman (see [`split_dark_pieces`]); it is done once.
     dark_pieces_split: bool,
@@ -505,6 +513,7 @@ impl Detector {
             rest_looks: RestLooks::default(),
             wood: wood_pixels(&frame),
             last_t: None,
+            surface_luma: None,
             dark_pieces_split: false,
             rim_holes: HoleSizes::at_scale(frame.px_per_mm),
             rim_scratch: RimScratch::default(),
@@ -1704,8 +1713,16 @@ impl Detector {
     /// The blacks' luma (0–255) over the empty board: the colour models'
     /// luma of a black relative to the board, times the empty surface's
     /// typical luma; `None` before the empty board is known.
-    pub fn black_luma(&self) -> Option<f32> {
-        let surface = surface_luma(self.background.as_ref()?, &self.frame)?;
+    pub fn black_luma(&mut self) -> Option<f32> {
+        let now = self.last_t.unwrap_or(0.0);
+        let surface = match self.surface_luma {
+            Some((measured_t, luma)) if (now - measured_t).abs() < SURFACE_LUMA_EVERY_S => luma,
+            _ => {
+                let luma = surface_luma(self.background.as_ref()?, &self.frame)?;
+                self.surface_luma = Some((now, luma));
+                luma
+            }
+        };
         Some(surface * self.models.model(Piece::Black).mean[0] as f32)
     }
 
