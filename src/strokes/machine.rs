@@ -8349,8 +8349,6 @@ mod tests {
         assert!(stopped[0].stroke.pocketed.is_empty());
     }
 
-    /// Asserts one stroke, `pocketing` its only pocketing, with an alert
-    /// saying `alert`.
     /// Asserts `strokes` is one stroke that pocketed nothing, with an alert
     /// saying `alert`.
     fn one_stroke_pocketing_nothing(strokes: &[SeenStroke], alert: &str) {

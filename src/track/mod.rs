@@ -662,7 +662,8 @@ struct TentativeDropped {
 const TENTATIVE_HEIR_S: f64 = 0.075;
 
 /// How near (mm) where a tentative track was last seen a new one may follow
-/// on from it: a diameter either way for the frames between.
+/// on from it: two diameters, what a piece at up to 850 mm/s covers in
+/// the two frames between.
 const TENTATIVE_HEIR_MM: f64 = 4.0 * CARROMMAN_RADIUS_MM;
 
 impl Tracker {
