@@ -2691,12 +2691,21 @@ fn lost_by_a_pocket_came_back_out(
     lip: f64,
 ) -> Option<usize> {
     lost.iter().position(|lost| {
-        let from_hole = first_at - pocket_centre(lost.pocket);
         lost.piece == piece
             && (-CAME_BACK_OUT_EARLY_S..=CAME_BACK_OUT_WITHIN_S).contains(&(first_t - lost.t))
-            && from_hole.norm() <= lip
-            && heading.dot(&from_hole) >= 0.0
+            && on_the_lip_not_heading_in(lost.pocket, lip, (first_at, heading))
     })
+}
+
+/// Whether a disc at `at` moving at `heading` (mm/s) lies within `reach`
+/// (mm) of `pocket`'s centre and is not heading into the hole.
+fn on_the_lip_not_heading_in(
+    pocket: Pocket,
+    reach: f64,
+    (at, heading): (Point2<f64>, Vector2<f64>),
+) -> bool {
+    let from_hole = at - pocket_centre(pocket);
+    from_hole.norm() <= reach && heading.dot(&from_hole) >= 0.0
 }
 
 /// The pocketing (its index in `pocketed_tracks`, and in the stroke's
@@ -2719,8 +2728,7 @@ fn pocketing_disproved_on_its_lip(
                 p.piece == piece
                     && p.t == Some(went_t)
                     && p.pocket.is_some_and(|pocket| {
-                        let from_hole = at - pocket_centre(pocket);
-                        from_hole.norm() <= reach && heading.dot(&from_hole) >= 0.0
+                        on_the_lip_not_heading_in(pocket, reach, (at, heading))
                     })
             })?;
             Some((k, i))
