@@ -15,7 +15,9 @@ use super::background::{self, Background};
 use super::blobs::{Blob, EdgeBlobs};
 use super::colours::{ColourModels, ColourSample};
 use super::faint::{FaintDisc, FaintSearch};
-use super::flight::{frame_luma, look_over_the_frame, surface_luma, FlightScratch, FrameSighting};
+use super::flight::{
+    empty_surface_luma, frame_luma, look_over_the_frame, FlightScratch, FrameSighting,
+};
 use super::moving::{find_moving, Sought};
 use super::prior::InkMap;
 use super::rims::{fill_rims, HoleSizes, RimScratch};
@@ -446,10 +448,10 @@ pub struct Detector {
     /// The time (s) of the last frame looked at: how far the known discs
     /// have moved since.
     last_t: Option<f64>,
-    /// The empty surface's luma (see [`surface_luma`]) and the time (s) of
+    /// The empty surface's luma (see [`empty_surface_luma`]) and the time (s) of
     /// the frame it was measured at: the model changes slowly, so it is
     /// measured again only every [`SURFACE_LUMA_EVERY_S`].
-    surface_luma: Option<(f64, f32)>,
+    empty_surface_luma: Option<(f64, f32)>,
     /// Whether the colour models were set apart for two dark kinds of
     /// carromman (see [`split_dark_pieces`]); it is done once.
     dark_pieces_split: bool,
@@ -513,7 +515,7 @@ impl Detector {
             rest_looks: RestLooks::default(),
             wood: wood_pixels(&frame),
             last_t: None,
-            surface_luma: None,
+            empty_surface_luma: None,
             dark_pieces_split: false,
             rim_holes: HoleSizes::at_scale(frame.px_per_mm),
             rim_scratch: RimScratch::default(),
@@ -1715,11 +1717,11 @@ impl Detector {
     /// typical luma; `None` before the empty board is known.
     pub fn black_luma(&mut self) -> Option<f32> {
         let now = self.last_t.unwrap_or(0.0);
-        let surface = match self.surface_luma {
+        let surface = match self.empty_surface_luma {
             Some((measured_t, luma)) if (now - measured_t).abs() < SURFACE_LUMA_EVERY_S => luma,
             _ => {
-                let luma = surface_luma(self.background.as_ref()?, &self.frame)?;
-                self.surface_luma = Some((now, luma));
+                let luma = empty_surface_luma(self.background.as_ref()?, &self.frame)?;
+                self.empty_surface_luma = Some((now, luma));
                 luma
             }
         };

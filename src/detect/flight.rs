@@ -145,7 +145,7 @@ pub fn frame_luma(model: &Background, frame: &TemplateFrame, side: Seat) -> Opti
 
 /// The empty playing surface's typical luma (0–255, lamp gain applied):
 /// the median over a grid of its known pixels; `None` where none is known.
-pub fn surface_luma(model: &Background, frame: &TemplateFrame) -> Option<f32> {
+pub fn empty_surface_luma(model: &Background, frame: &TemplateFrame) -> Option<f32> {
     let (width, height) = model.size();
     // Some 3,600 pixels say the median of a plain wood surface.
     let step = (width.min(height) / 60).max(1);
@@ -474,7 +474,7 @@ mod tests {
             }
         }
         let model = Background::from_bgr(&bgr, side, side);
-        let surface = surface_luma(&model, &frame).unwrap();
+        let surface = empty_surface_luma(&model, &frame).unwrap();
         assert!((179.0..=181.0).contains(&surface), "{surface}");
         let frame_side = frame_luma(&model, &frame, Seat::South).unwrap();
         assert!((66.0..=71.0).contains(&frame_side), "{frame_side}");

@@ -2056,10 +2056,11 @@ impl StrokeMachine {
                     }
                     _ => (t, at, Vector2::zeros()),
                 };
+                let lip = options.pocket_reach_mm + CARROMMAN_RADIUS_MM;
                 let on_the_lip = pocketing_disproved_on_its_lip(
                     &self.pocketed_tracks,
                     &current.stroke.pocketed,
-                    options.pocket_reach_mm + CARROMMAN_RADIUS_MM,
+                    lip,
                     (first_at, heading),
                     |&(track, kind, went_t)| match found_again {
                         Some(lost) => track == lost,
@@ -2093,17 +2094,15 @@ impl StrokeMachine {
                 // in (clip 3796: a white lost 50 mm from the NE pocket's
                 // centre bounced off its jaws, and a white first seen 58 mm
                 // from it 0.1 s later crept away along the cushion).
-                let came_back_out = found_again
-                    .is_none()
-                    .then(|| {
-                        lost_by_a_pocket_came_back_out(
-                            &self.lost_towards_pocket,
-                            piece,
-                            (first_t, first_at, heading),
-                            options.pocket_reach_mm + CARROMMAN_RADIUS_MM,
-                        )
-                    })
-                    .flatten();
+                let came_back_out = match found_again {
+                    None => lost_by_a_pocket_came_back_out(
+                        &self.lost_towards_pocket,
+                        piece,
+                        (first_t, first_at, heading),
+                        lip,
+                    ),
+                    Some(_) => None,
+                };
                 if let Some(k) = came_back_out {
                     let lost = self.lost_towards_pocket.remove(k);
                     current.vision.alerts.push(VisionNote {
@@ -4967,15 +4966,16 @@ fn knocked_in_as_tracks_swapped(
             let took_over =
                 again_t > lost_t && (again - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM;
             let (pocket, distance) = nearest_pocket(lay);
+            if !took_over || distance > BESIDE_POCKET_MM {
+                return None;
+            }
             let (towards, _) = knocked_towards(recent, other.id, lay, striker)?;
-            (took_over && distance <= BESIDE_POCKET_MM && towards == pocket).then_some(
-                KnockedInUnseen {
-                    piece,
-                    pocket,
-                    lay,
-                    lost_at: last_seen,
-                },
-            )
+            (towards == pocket).then_some(KnockedInUnseen {
+                piece,
+                pocket,
+                lay,
+                lost_at: last_seen,
+            })
         })
 }
 
@@ -7075,13 +7075,7 @@ mod tests {
     #[test]
     fn a_piece_lost_by_a_pocket_and_born_anew_on_its_lip_coming_out_did_not_go_in() {
         one_stroke_pocketing_nothing(&black_into_the_sw_jaws(true), "came back off the jaws");
-        let went_in = black_into_the_sw_jaws(false);
-        assert_eq!(went_in.len(), 1, "{went_in:?}");
-        assert_eq!(
-            pockets_of(&went_in[0]),
-            vec![(Piece::Black, Some(Pocket::Sw))],
-            "{went_in:?}"
-        );
+        one_stroke_pocketing_only(&black_into_the_sw_jaws(false), (Piece::Black, Pocket::Sw));
     }
 
     /// Clip 3796: a white lost from sight 50 mm from the NE pocket's centre
@@ -7197,11 +7191,9 @@ mod tests {
             "found again on its lip",
         );
         // Not seen again: it went in.
-        let lost = black_lost_on_the_lip(300.0, false);
-        assert_eq!(
-            pockets_of(&lost[0]),
-            vec![(Piece::Black, Some(Pocket::Sw))],
-            "{lost:?}"
+        one_stroke_pocketing_only(
+            &black_lost_on_the_lip(300.0, false),
+            (Piece::Black, Pocket::Sw),
         );
     }
 
@@ -8369,7 +8361,9 @@ mod tests {
         );
     }
 
-    fn one_stroke_pocketing(strokes: &[SeenStroke], (piece, pocket): (Piece, Pocket), alert: &str) {
+    /// Asserts `strokes` is one stroke, `(piece, pocket)` its only
+    /// pocketing.
+    fn one_stroke_pocketing_only(strokes: &[SeenStroke], (piece, pocket): (Piece, Pocket)) {
         assert_eq!(strokes.len(), 1, "{strokes:?}");
         assert_eq!(
             pockets_of(&strokes[0]),
@@ -8377,6 +8371,12 @@ mod tests {
             "{:?}",
             strokes[0]
         );
+    }
+
+    /// Asserts one stroke, `(piece, pocket)` its only pocketing, with an
+    /// alert saying `alert`.
+    fn one_stroke_pocketing(strokes: &[SeenStroke], (piece, pocket): (Piece, Pocket), alert: &str) {
+        one_stroke_pocketing_only(strokes, (piece, pocket));
         assert!(
             alerted(&strokes[0], alert),
             "{:?}",
