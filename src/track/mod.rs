@@ -87,6 +87,8 @@ pub struct Track {
     pub confirmed: bool,
     /// Whether it is hidden this frame (under a hand or unknown board).
     pub hidden: bool,
+    /// Frames in a row it has been hidden, up to this one.
+    hidden_frames: u32,
     votes: [f64; 4],
     /// The colour evidence since the piece last came to rest where it
     /// lies, and the frames it was read in.
@@ -789,11 +791,13 @@ impl Tracker {
                     track.vote_at_rest(&detections.discs[di]);
                     track.velocity *= 1.0 - self.options.velocity_weight;
                     track.hidden = false;
+                    track.hidden_frames = 0;
                     track.missed = 0;
                 }
                 None => {
                     track.velocity *= 1.0 - self.options.velocity_weight;
                     track.hidden = false;
+                    track.hidden_frames = 0;
                     track.missed = 0;
                 }
             }
@@ -997,6 +1001,7 @@ impl Tracker {
             track.seen_in_a_row = 0;
             if detections.is_occluded(track.position, track.radius_mm()) {
                 track.hidden = true;
+                track.hidden_frames += 1;
                 track.velocity = Vector2::zeros();
                 continue;
             }
@@ -1027,6 +1032,7 @@ impl Tracker {
             }
         }
         self.dropped_tentative.extend(dropped_tentative);
+        self.hidden_pieces_showing_again(&mut keep, &mut events);
         self.knocked_pieces_found_moving(&mut keep, &mut events, dt);
         let steps: Vec<Option<Step>> = self
             .tracks
@@ -1093,6 +1099,7 @@ impl Tracker {
                 velocity: Vector2::zeros(),
                 confirmed: self.options.confirm_frames <= 1,
                 hidden: false,
+                hidden_frames: 0,
                 votes: [0.0; 4],
                 rest_votes: [0.0; 4],
                 rest_frames: 0,
@@ -1311,6 +1318,68 @@ impl Tracker {
         match (candidates.next(), candidates.next()) {
             (Some(&(k, _, _)), None) => Some(k),
             _ => None,
+        }
+    }
+
+    /// A carromman lying hidden (under a hand), then showing again beside
+    /// the hand before the hand has gone from over its track's spot: the
+    /// still track confirmed this frame nearer to the hidden one than two
+    /// pieces ever lie is that piece, not a second one on it (clip 3896: a
+    /// white under the north player's hand came out 7 mm from its spot, its
+    /// half-lit disc too pale to be paired with its track, and was counted
+    /// twice). The hidden track follows the piece from here, and the new
+    /// track is dropped with its event.
+    fn hidden_pieces_showing_again(&mut self, keep: &mut [bool], events: &mut Vec<TrackEvent>) {
+        let appeared: Vec<TrackId> = events
+            .iter()
+            .filter_map(|e| match *e {
+                TrackEvent::Appeared {
+                    id,
+                    found_again: None,
+                    ..
+                } => Some(id),
+                _ => None,
+            })
+            .collect();
+        if appeared.is_empty() {
+            return;
+        }
+        let mut takeovers: Vec<(usize, usize)> = Vec::new();
+        for (ni, new) in self.tracks.iter().enumerate() {
+            if !appeared.contains(&new.id)
+                || !keep[ni]
+                || new.piece == Piece::Striker
+                || new.speed() >= AT_REST_MM_S
+            {
+                continue;
+            }
+            let mut hidden_on_it = self.tracks.iter().enumerate().filter(|&(ri, rest)| {
+                keep[ri]
+                    && ri != ni
+                    && rest.confirmed
+                    && rest.hidden
+                    && rest.piece != Piece::Striker
+                    && (rest.position - new.position).norm() < TOO_NEAR_TO_BE_TWO_MM
+                    && takeovers.iter().all(|&(taken, _)| taken != ri)
+            });
+            if let (Some((ri, _)), None) = (hidden_on_it.next(), hidden_on_it.next()) {
+                takeovers.push((ri, ni));
+            }
+        }
+        for (ri, ni) in takeovers {
+            let new = self.tracks[ni].clone();
+            let rest = &mut self.tracks[ri];
+            rest.position = new.position;
+            rest.velocity = Vector2::zeros();
+            rest.hidden = false;
+            rest.hidden_frames = 0;
+            rest.missed = 0;
+            rest.seen_in_a_row = new.seen_in_a_row;
+            rest.sighted_at = new.first_seen_at;
+            rest.settled_sum = new.settled_sum;
+            rest.settled_count = new.settled_count;
+            keep[ni] = false;
+            events.retain(|e| !matches!(e, TrackEvent::Appeared { id, .. } if *id == new.id));
         }
     }
 
@@ -1633,6 +1702,7 @@ impl Tracker {
             velocity: Vector2::zeros(),
             confirmed: true,
             hidden: false,
+            hidden_frames: 0,
             votes: [0.0; 4],
             rest_votes: [0.0; 4],
             rest_frames: 0,
@@ -1925,6 +1995,10 @@ fn rebound(track: &mut Track, bounced: [bool; 2]) {
     }
 }
 
+/// Hidden (or then missed) for at most this many frames, a track seen again
+/// moved on moved in those frames.
+const BRIEFLY_HIDDEN_FRAMES: u32 = 2;
+
 /// Within this fraction of two radii of a resting piece found in place, a
 /// detection is that piece.
 const SAME_DISC_FRACTION: f64 = 0.8;
@@ -1954,6 +2028,15 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
             let measured = (detection.centre - track.position) / dt;
             let w = options.velocity_weight;
             track.velocity = measured * w + track.velocity * (1.0 - w);
+        } else if dt > 0.0 && track.hidden_frames + track.missed <= BRIEFLY_HIDDEN_FRAMES {
+            // Clip 3896: a black knocked as the striker's blur hid it for a
+            // frame was next seen 55 mm on, going into a pocket, and lost
+            // there taken for one creeping on the lip. Hidden that briefly,
+            // the way it went was gone in the frames it was hidden and this
+            // one.
+            let frames = f64::from(track.hidden_frames + track.missed + 1);
+            let measured = (detection.centre - track.position) / (dt * frames);
+            track.velocity = measured * options.velocity_weight;
         } else {
             track.velocity = Vector2::zeros();
         }
@@ -1962,6 +2045,7 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
         track.settled_count = 1;
     }
     track.hidden = false;
+    track.hidden_frames = 0;
     track.missed = 0;
     track.seen_in_a_row = (track.seen_in_a_row + 1).min(options.confirm_frames.max(1));
     track.vote(detection);
@@ -3853,5 +3937,89 @@ mod tests {
             "a resting piece moves at {}",
             white.speed()
         );
+    }
+
+    /// A hand over the board, entering from `seat`, covering the box from
+    /// `min` to `max`.
+    fn hand_from(seat: crate::geometry::Seat, min: (f64, f64), max: (f64, f64)) -> Occluder {
+        Occluder {
+            min: Point2::new(min.0, min.1),
+            max: Point2::new(max.0, max.1),
+            cause: OcclusionCause::Hand,
+            enters_from: Some(seat),
+        }
+    }
+
+    /// Clip 3896: a black by the SW pocket, hidden for a frame as it was
+    /// struck, was next seen 55 mm on towards the pocket: it moved in the
+    /// two frames, at some 800 mm/s, and its track says so (it was taken
+    /// for a piece creeping on the pocket's lip).
+    #[test]
+    fn a_piece_hidden_a_frame_and_seen_again_moved_on_is_moving_that_way() {
+        let lying = Point2::new(-328.0, -260.0);
+        let seen_again = Point2::new(-352.0, -310.0);
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed_still(&mut tracker, 0..6, &[disc(Piece::Black, lying.x, lying.y)]);
+        let black = id_near(&tracker, lying).unwrap();
+        let mut hidden = frame(6, vec![]);
+        hidden.occluders.push(hand_from(
+            crate::geometry::Seat::West,
+            (-370.0, -300.0),
+            (-300.0, -220.0),
+        ));
+        feed(&mut tracker, hidden);
+        feed(
+            &mut tracker,
+            frame(7, vec![disc(Piece::Black, seen_again.x, seen_again.y)]),
+        );
+        let track = tracker.tracks().find(|t| t.id == black).unwrap();
+        assert!((track.position - seen_again).norm() < 1.0);
+        let way = (seen_again - lying).normalize();
+        assert!(
+            track.velocity.dot(&way) > 400.0,
+            "a piece seen moved on after a frame hidden moves at {:?}",
+            track.velocity
+        );
+    }
+
+    /// Clip 3896: a white under the north player's hand came out 7 mm from
+    /// its spot, its half-lit disc read nearest the striker's colour (so
+    /// not paired with the white's hidden track) while the hand still
+    /// covered the spot: one white, not a second born on the first.
+    #[test]
+    fn a_piece_showing_again_beside_the_hand_that_hid_it_is_the_same_piece() {
+        let lying = Point2::new(-192.0, 350.0);
+        let out_again = Point2::new(-192.0, 357.0);
+        let hand = || {
+            hand_from(
+                crate::geometry::Seat::North,
+                (-215.0, 300.0),
+                (-170.0, 370.0),
+            )
+        };
+        let mut tracker = Tracker::new(TrackerOptions::default());
+        feed_still(&mut tracker, 0..6, &[disc(Piece::White, lying.x, lying.y)]);
+        let white = id_near(&tracker, lying).unwrap();
+        let mut events = Vec::new();
+        for i in 6..24u64 {
+            let mut f = frame(i, vec![]);
+            f.occluders.push(hand());
+            if i >= 16 {
+                f.discs.push(Detection {
+                    colour_distances: Some([40.0, 150.0, 45.0, 5.0]),
+                    ..disc(Piece::White, out_again.x, out_again.y)
+                });
+            }
+            events.extend(feed(&mut tracker, f).events);
+        }
+        let whites: Vec<&Track> = tracker
+            .tracks()
+            .filter(|t| t.piece == Piece::White)
+            .collect();
+        assert_eq!(whites.len(), 1, "{whites:?}");
+        assert_eq!(whites[0].id, white);
+        assert!((whites[0].position - out_again).norm() < 1.0);
+        assert!(!whites[0].hidden);
+        assert!(events.is_empty(), "{events:?}");
     }
 }
