@@ -128,6 +128,11 @@ pub struct VisionExtra {
     /// [`reconcile_exits`]).
     #[serde(skip)]
     weakly_inferred: Vec<WeakPocketing>,
+    /// Departures over the frame never seen, judged on the weakest
+    /// evidence, which only the count at rest can confirm (see
+    /// [`LostBehindTheLines`]).
+    #[serde(skip)]
+    lost_behind_the_lines: Vec<LostBehindTheLines>,
     /// The pieces the laws had on the board when the stroke was struck,
     /// where the caller keeps the score (see
     /// [`StrokeMachine::laws_count_at_strike`]).
@@ -615,6 +620,12 @@ pub struct StrokeMachine {
     /// Carrommen of the current stroke lost from sight away from pockets
     /// and edges with no hand about: kind, last seen (board mm), when (s).
     lost_mid_board: Vec<(Piece, Point2<f64>, f64)>,
+    /// The carrommen lying on the board when the last stroke came to rest,
+    /// and where.
+    lying_at_last_rest: Vec<(TrackId, Point2<f64>)>,
+    /// Whether the current stroke's striker was seen behind its seat's base
+    /// lines, on its cushion's side, soon after the strike: struck back.
+    struck_back: bool,
     /// "Striker" tracks of the current stroke that followed a carromman
     /// lost from sight mid-board (see [`followed_the_same_piece`]), with
     /// that carromman's kind.
@@ -695,6 +706,8 @@ impl StrokeMachine {
             last_still: None,
             pocketed_tracks: Vec::new(),
             lost_mid_board: Vec::new(),
+            lying_at_last_rest: Vec::new(),
+            struck_back: false,
             striker_twins_of_lost: Vec::new(),
             taken_from_rest: Vec::new(),
             read_from_a_carromman: false,
@@ -1009,6 +1022,7 @@ impl StrokeMachine {
                 at_rest_frames,
             } => {
                 let id = self.follow(frame, id);
+                self.note_the_striker_behind_its_lines(frame, id);
                 let all_still = frame
                     .tracks
                     .iter()
@@ -1079,7 +1093,8 @@ impl StrokeMachine {
         striking_hand: Option<Seat>,
         first_frame: bool,
     ) -> Option<Seat> {
-        let launch = launch_seat(s)?;
+        let launch = launch_seat(s)
+            .or_else(|| striking_hand.and_then(|hand| launch_off_a_cushion(s, hand)))?;
         Some(self.strike_launched(frame, s, launch, striking_hand, first_frame))
     }
 
@@ -1748,6 +1763,7 @@ impl StrokeMachine {
         self.flung.clear();
         self.pocketed_tracks.clear();
         self.lost_mid_board.clear();
+        self.struck_back = behind_the_lines(striker.position, seat);
         self.striker_twins_of_lost.clear();
         self.taken_from_rest.clear();
         self.read_from_a_carromman = false;
@@ -2445,6 +2461,14 @@ impl StrokeMachine {
                                     ));
                                 }
                                 if piece != Piece::Striker {
+                                    current.vision.lost_behind_the_lines.extend(
+                                        LostBehindTheLines::of(
+                                            &current.stroke,
+                                            self.struck_back,
+                                            &self.lying_at_last_rest,
+                                            (id, piece, last_seen, t),
+                                        ),
+                                    );
                                     self.lost_mid_board.push((piece, last_seen, t));
                                     // A blurred carromman is often followed
                                     // by a second, striker-sized track too.
@@ -2547,6 +2571,24 @@ impl StrokeMachine {
     /// Judges `done` by the pieces seen at rest in `frame` (what left, what
     /// stayed, the count), and keeps it unless it was the board being set
     /// out.
+    /// Notes the striker (track `id`) seen behind its seat's base lines
+    /// within [`LOST_BEHIND_THE_LINES_WITHIN_S`] of the strike: struck back
+    /// towards its own cushion.
+    fn note_the_striker_behind_its_lines(&mut self, frame: &TrackFrame, id: TrackId) {
+        let Some(stroke) = self.current.as_ref().map(|current| &current.stroke) else {
+            return;
+        };
+        let soon = stroke
+            .t
+            .is_some_and(|struck| frame.t - struck <= LOST_BEHIND_THE_LINES_WITHIN_S);
+        let seat = stroke.seat;
+        self.struck_back |= soon
+            && frame
+                .tracks
+                .iter()
+                .any(|t| t.id == id && t.seen_this_frame() && behind_the_lines(t.position, seat));
+    }
+
     fn close_at_rest(&mut self, mut done: SeenStroke, frame: &TrackFrame) {
         self.record_lost_towards_pockets(&mut done);
         for stopped in std::mem::take(&mut self.stopped_on) {
@@ -2564,6 +2606,12 @@ impl StrokeMachine {
             &self.on_lips_at_strike,
         );
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
+        self.lying_at_last_rest = frame
+            .tracks
+            .iter()
+            .filter(|t| t.piece != Piece::Striker)
+            .map(|t| (t.id, t.position))
+            .collect();
         // No stroke yet, or the board found set out since: this one would
         // be the break.
         let before_the_break = self.finished.is_empty() || self.set_out_for_the_break;
@@ -3274,6 +3322,52 @@ fn reconcile_exits(
         .filter_map(|(o, keep)| keep.then_some(o))
         .collect();
     leave_with_unexplained_flights(stroke, &mut missing);
+    leave_behind_the_lines(stroke, &mut missing, &missed_by_the_laws);
+}
+
+/// Keeps the carrommen [`LostBehindTheLines`] as gone over the frame where
+/// the count at rest, once everything seen has been matched with it, still
+/// misses one of their kind, and so does the count against the laws' (more
+/// seen before the stroke than the laws have is ghosts, not a piece gone).
+/// (The frame is watched only once a piece is seen running at it, so its
+/// watch says nothing of these.)
+fn leave_behind_the_lines(
+    stroke: &mut SeenStroke,
+    missing: &mut [(Piece, u32)],
+    missed_by_the_laws: &[(Piece, u32)],
+) {
+    for lost in std::mem::take(&mut stroke.vision.lost_behind_the_lines) {
+        let gone_of_kind = stroke
+            .stroke
+            .pocketed
+            .iter()
+            .map(|p| p.piece)
+            .chain(stroke.stroke.overboard.iter().map(|o| o.piece))
+            .filter(|&p| p == lost.piece)
+            .count() as u32;
+        let by_the_laws = missing_of(missed_by_the_laws, lost.piece) > gone_of_kind;
+        let counted = missing_of(missing, lost.piece) > 0;
+        if !by_the_laws || !counted {
+            continue;
+        }
+        if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == lost.piece) {
+            *n -= 1;
+        }
+        stroke.stroke.overboard.push(OverboardPiece {
+            piece: lost.piece,
+            t: Some(lost.t),
+        });
+        stroke.vision.alerts.push(VisionNote {
+            t: lost.t,
+            message: format!(
+                "a {} lying behind the {} base lines at ({:.0}, {:.0}) mm went from sight as the stroke began and was never seen again; the count at rest misses one: knocked over the cushion, taken as off the board",
+                lost.piece,
+                stroke.stroke.seat.name(),
+                lost.last_seen.x,
+                lost.last_seen.y
+            ),
+        });
+    }
 }
 
 /// How many of the departures of `pieces` (each kept or not, by `kept`)
@@ -4350,6 +4444,78 @@ struct LostTowardsPocket {
     /// A "striker" lost while another striker track was in sight.
     striker_elsewhere: bool,
 }
+
+/// A carromman that lay behind the striking seat's base lines, by its
+/// cushion, since the last stroke came to rest, and went from sight, never
+/// to be found again, just as the stroke began, its striker seen behind
+/// those lines too: the striker, struck back at it under the hand, knocked
+/// it over the cushion (clip 3902: a black 34 mm from the south cushion,
+/// struck by south's striker played back at it, jumped the frame under the
+/// hand and was never seen in flight; the striker was first seen coming
+/// back off the cushion). Nothing of its flight shows, so it is kept only
+/// where the count at rest misses a piece of its kind that nothing else
+/// explains. Without the striker seen going back, pieces lying under the
+/// hand behind the lines, lost as it hid them and not found again by the
+/// time the pieces rest, are no sign of a departure (clip 3563: two whites
+/// 79 mm behind a striker played forward); so a piece struck back at by a
+/// striker seen only once it was on its way forward again stays on the
+/// board (clip 3673).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LostBehindTheLines {
+    piece: Piece,
+    last_seen: Point2<f64>,
+    t: f64,
+}
+
+impl LostBehindTheLines {
+    /// The carromman `id` (a `piece`, last seen at `last_seen` at `t`),
+    /// lost from sight lying still in `stroke`, whose striker was seen
+    /// behind its lines if `struck_back`, if it went as one knocked over
+    /// the striking seat's cushion may: see [`LostBehindTheLines`].
+    fn of(
+        stroke: &Stroke,
+        struck_back: bool,
+        lying_at_last_rest: &[(TrackId, Point2<f64>)],
+        (id, piece, last_seen, t): (TrackId, Piece, Point2<f64>, f64),
+    ) -> Option<LostBehindTheLines> {
+        let struck = stroke.t.filter(|_| struck_back)?;
+        let lay_there = lying_at_last_rest
+            .iter()
+            .any(|&(lying, at)| lying == id && (at - last_seen).norm() <= STILL_SINCE_REST_MM);
+        let behind = behind_the_lines(last_seen, stroke.seat);
+        (lay_there && behind && t - struck <= LOST_BEHIND_THE_LINES_WITHIN_S).then_some(
+            LostBehindTheLines {
+                piece,
+                last_seen,
+                t,
+            },
+        )
+    }
+}
+
+/// Whether `at` lies behind `seat`'s base lines as its player sees them:
+/// beyond the outer line, between the pockets' corners.
+fn behind_the_lines(at: Point2<f64>, seat: Seat) -> bool {
+    let seen_from_seat = rotate_from_seat(at, seat);
+    -seen_from_seat.y >= BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM
+        && seen_from_seat.x.abs() <= BEHIND_THE_LINES_ACROSS_MM
+}
+
+/// A piece found within this distance (mm) of where it lay at the last rest
+/// has not moved since.
+const STILL_SINCE_REST_MM: f64 = 5.0;
+
+/// Behind a seat's base lines, within this distance (mm) across of their
+/// middle: as far as the base lines run, short of the pockets' mouths.
+const BEHIND_THE_LINES_ACROSS_MM: f64 = 240.0;
+
+/// A piece knocked over the cushion by the striker struck back at it is
+/// lost within this time (s) of the strike: gone at once, but its track,
+/// hidden under the hand, is dropped only some frames after the hand has
+/// gone, and a strike seen only after the striker came off the cushion is
+/// timed early (clip 3902: lost 0.71 s after the strike time reckoned,
+/// 0.40 s after the true one).
+const LOST_BEHIND_THE_LINES_WITHIN_S: f64 = 1.0;
 
 /// A pocketing never seen, judged on evidence the count at rest outweighs:
 /// kept only where the count misses a piece of its kind (see
@@ -5535,16 +5701,58 @@ fn launch_seat(striker: &Track) -> Option<Launch> {
 /// The first seat's base lines met walking back up to `reach` mm from
 /// `from` against `striker`'s heading.
 fn launch_from(striker: &Track, from: Point2<f64>, reach: f64) -> Option<Launch> {
-    let back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
+    walk_back_to_a_seat(striker, from, reach, false)
+}
+
+/// [`launch_seat`] for a striker that came off a cushion before it was
+/// seen: walking back along its path, folded off the cushion it meets, the
+/// base lines of the seat whose arm `struck` it. A striker played back at
+/// its own cushion (at a piece lying behind the base lines) first shows on
+/// its way back from it, its path leading back to no seat's lines (clip
+/// 3902: south's striker struck back at a black by the south cushion, first
+/// seen 40 mm off the cushion heading north, its path folded there
+/// passing 12 mm from where it lay placed). Only the striking arm's seat
+/// counts: a folded path may cross any seat's lines.
+fn launch_off_a_cushion(striker: &Track, struck: Seat) -> Option<Launch> {
+    [striker.sighted_at(), striker.first_seen_at()]
+        .into_iter()
+        .filter_map(|from| walk_back_to_a_seat(striker, from, LAUNCH_SEARCH_MM, true))
+        .find(|launch| launch.seat == struck)
+}
+
+/// The first seat's base lines met walking back up to `reach` mm from
+/// `from` against `striker`'s heading, folding the walk off the cushion it
+/// meets where `fold` is set (once; without, it runs on off the board and
+/// meets no lines there).
+fn walk_back_to_a_seat(
+    striker: &Track,
+    from: Point2<f64>,
+    reach: f64,
+    fold: bool,
+) -> Option<Launch> {
+    let mut back = -striker.velocity.try_normalize(1e-9).unwrap_or_default();
+    let limit = HALF_SURFACE_MM - STRIKER_RADIUS_MM;
     let steps = (reach / LAUNCH_SEARCH_STEP_MM) as usize;
-    (0..=steps).find_map(|k| {
-        let travelled = k as f64 * LAUNCH_SEARCH_STEP_MM;
-        seat_at(from + back * travelled).map(|seat| Launch {
-            seat,
-            from,
-            travelled,
-        })
-    })
+    let mut at = from;
+    let mut folded = !fold;
+    for k in 0..=steps {
+        if let Some(seat) = seat_at(at) {
+            return Some(Launch {
+                seat,
+                from,
+                travelled: k as f64 * LAUNCH_SEARCH_STEP_MM,
+            });
+        }
+        at += back * LAUNCH_SEARCH_STEP_MM;
+        for axis in 0..2 {
+            if at[axis].abs() > limit && !folded {
+                at[axis] = at[axis].signum() * (2.0 * limit - at[axis].abs());
+                back[axis] = -back[axis];
+                folded = true;
+            }
+        }
+    }
+    None
 }
 
 /// The direction from a seat's player into the board.
@@ -10798,5 +11006,77 @@ mod tests {
         });
         let strokes = run(frames.skip(1));
         assert!(strokes.is_empty(), "{strokes:?}");
+    }
+
+    /// Clip 3902: south's striker, struck back at a black lying by the
+    /// south cushion, knocked it over the frame under the hand, and the
+    /// black's track was lost 0.71 s after the strike time reckoned, never
+    /// seen in flight. Gone over the frame where the count at rest misses a
+    /// black; not otherwise, nor with the striker not seen going back
+    /// (clip 3563), the piece lying elsewhere at the last rest, in front of
+    /// the base lines, or lost long after the strike.
+    #[test]
+    fn a_carromman_lost_behind_the_strikers_lines_as_the_stroke_began_left_only_where_the_count_misses_one(
+    ) {
+        let lay = (85.0, -336.0);
+        let play_struck = |struck_back: bool,
+                           blacks_at_rest: u32,
+                           lost_at: (f64, f64),
+                           lay_at: (f64, f64),
+                           t: f64| {
+            let mut stroke = stroke_seen_with(9, 7);
+            let lying = [(TrackId(14), Point2::new(lay_at.0, lay_at.1))];
+            let lost = (
+                TrackId(14),
+                Piece::Black,
+                Point2::new(lost_at.0, lost_at.1),
+                t,
+            );
+            stroke
+                .vision
+                .lost_behind_the_lines
+                .extend(LostBehindTheLines::of(
+                    &stroke.stroke,
+                    struck_back,
+                    &lying,
+                    lost,
+                ));
+            let mut tracks = carrommen_in_a_row(9, blacks_at_rest);
+            tracks.push(track_of(30, Piece::Striker, Point2::new(14.0, -234.0)));
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
+            stroke
+                .stroke
+                .overboard
+                .iter()
+                .map(|o| o.piece)
+                .collect::<Vec<Piece>>()
+        };
+        let play = |blacks_at_rest, lost_at, lay_at, t| {
+            play_struck(true, blacks_at_rest, lost_at, lay_at, t)
+        };
+        assert_eq!(play(6, lay, lay, 0.71), vec![Piece::Black]);
+        assert!(play_struck(false, 6, lay, lay, 0.71).is_empty());
+        assert!(play(7, lay, lay, 0.71).is_empty());
+        assert!(play(6, lay, (85.0, -280.0), 0.71).is_empty());
+        assert!(play(6, (85.0, -200.0), (85.0, -200.0), 0.71).is_empty());
+        assert!(play(6, lay, lay, 1.5).is_empty());
+    }
+
+    /// Clip 3902: south's striker, struck back at a black by the south
+    /// cushion under the hand, was first seen at (48, -292) heading
+    /// north-north-west off that cushion. Its path leads back to no seat's
+    /// lines; folded off the cushion it leads to south's, the striking
+    /// arm's, and to no other seat's.
+    #[test]
+    fn a_striker_first_seen_coming_off_its_own_cushion_was_launched_from_the_striking_seat() {
+        let mut striker = track_of(54, Piece::Striker, Point2::new(48.0, -292.0));
+        striker.velocity = Vector2::new(-168.0, 294.0);
+        assert_eq!(launch_seat(&striker), None);
+        let launch = launch_off_a_cushion(&striker, Seat::South).unwrap();
+        assert_eq!(launch.seat, Seat::South);
+        // Back 57 mm to the cushion line and 98 mm on to the base lines.
+        assert!((150.0..=200.0).contains(&launch.travelled), "{launch:?}");
+        assert_eq!(launch_off_a_cushion(&striker, Seat::West), None);
+        assert_eq!(launch_off_a_cushion(&striker, Seat::North), None);
     }
 }
