@@ -5710,8 +5710,8 @@ fn launch_from(striker: &Track, from: Point2<f64>, reach: f64) -> Option<Launch>
 /// its own cushion (at a piece lying behind the base lines) first shows on
 /// its way back from it, its path leading back to no seat's lines (clip
 /// 3902: south's striker struck back at a black by the south cushion, first
-/// seen 40 mm off the cushion heading north, its path folded there
-/// passing 12 mm from where it lay placed). Only the striking arm's seat
+/// seen 78 mm from the south edge heading north, its path folded there
+/// passing 10 mm from where it lay placed). Only the striking arm's seat
 /// counts: a folded path may cross any seat's lines.
 fn launch_off_a_cushion(striker: &Track, struck: Seat) -> Option<Launch> {
     [striker.sighted_at(), striker.first_seen_at()]

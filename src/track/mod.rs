@@ -1330,17 +1330,7 @@ impl Tracker {
     /// twice). The hidden track follows the piece from here, and the new
     /// track is dropped with its event.
     fn hidden_pieces_showing_again(&mut self, keep: &mut [bool], events: &mut Vec<TrackEvent>) {
-        let appeared: Vec<TrackId> = events
-            .iter()
-            .filter_map(|e| match *e {
-                TrackEvent::Appeared {
-                    id,
-                    found_again: None,
-                    ..
-                } => Some(id),
-                _ => None,
-            })
-            .collect();
+        let appeared = newly_appeared(events);
         if appeared.is_empty() {
             return;
         }
@@ -1395,17 +1385,7 @@ impl Tracker {
         events: &mut Vec<TrackEvent>,
         dt: f64,
     ) {
-        let appeared: Vec<TrackId> = events
-            .iter()
-            .filter_map(|e| match *e {
-                TrackEvent::Appeared {
-                    id,
-                    found_again: None,
-                    ..
-                } => Some(id),
-                _ => None,
-            })
-            .collect();
+        let appeared = newly_appeared(events);
         if dt <= 0.0 || appeared.is_empty() {
             return;
         }
@@ -1995,6 +1975,22 @@ fn rebound(track: &mut Track, bounced: [bool; 2]) {
     }
 }
 
+/// The tracks `events` says appeared this frame as new pieces, not found
+/// again.
+fn newly_appeared(events: &[TrackEvent]) -> Vec<TrackId> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            TrackEvent::Appeared {
+                id,
+                found_again: None,
+                ..
+            } => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Hidden (or then missed) for at most this many frames, a track seen again
 /// moved on moved in those frames.
 const BRIEFLY_HIDDEN_FRAMES: u32 = 2;
@@ -2029,11 +2025,11 @@ fn apply_detection(track: &mut Track, detection: &Detection, dt: f64, options: &
             let w = options.velocity_weight;
             track.velocity = measured * w + track.velocity * (1.0 - w);
         } else if dt > 0.0 && track.hidden_frames + track.missed <= BRIEFLY_HIDDEN_FRAMES {
-            // Clip 3896: a black knocked as the striker's blur hid it for a
-            // frame was next seen 55 mm on, going into a pocket, and lost
-            // there taken for one creeping on the lip. Hidden that briefly,
-            // the way it went was gone in the frames it was hidden and this
-            // one.
+            // Clip 3896: a black knocked as a blob taken for a hand hid it
+            // for a frame was next seen 55 mm on, going into a pocket, and
+            // lost there taken for one creeping on the lip. Hidden that
+            // briefly, the way it went was gone in the frames it was hidden
+            // and this one.
             let frames = f64::from(track.hidden_frames + track.missed + 1);
             let measured = (detection.centre - track.position) / (dt * frames);
             track.velocity = measured * options.velocity_weight;
