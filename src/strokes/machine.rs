@@ -2986,6 +2986,16 @@ fn missing_at_rest(before: SeenCount, at_rest: &TrackFrame) -> [(Piece, u32); 4]
     ]
 }
 
+/// Takes one `piece` off the count of those `missing`, if any is: whether
+/// one was.
+fn take_missing(missing: &mut [(Piece, u32)], piece: Piece) -> bool {
+    missing
+        .iter_mut()
+        .find(|(p, n)| *p == piece && *n > 0)
+        .map(|(_, n)| *n -= 1)
+        .is_some()
+}
+
 fn missing_of(missing: &[(Piece, u32)], piece: Piece) -> u32 {
     missing
         .iter()
@@ -3027,13 +3037,6 @@ fn reconcile_exits(
     on_lips_at_strike: &[(TrackId, Point2<f64>)],
 ) {
     let mut missing = missing_at_rest(stroke.vision.seen_before, at_rest);
-    let take = |missing: &mut [(Piece, u32)], piece: Piece| -> bool {
-        missing
-            .iter_mut()
-            .find(|(p, n)| *p == piece && *n > 0)
-            .map(|(_, n)| *n -= 1)
-            .is_some()
-    };
     let alert = |stroke: &mut SeenStroke, t: Option<f64>, message: String| {
         stroke.vision.alerts.push(VisionNote {
             t: t.unwrap_or(at_rest.t),
@@ -3098,7 +3101,7 @@ fn reconcile_exits(
     let mut kept_pocketed = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
         if weak[i].is_none() {
-            kept_pocketed[i] = take(&mut missing, p.piece);
+            kept_pocketed[i] = take_missing(&mut missing, p.piece);
         }
     }
     let mut overboard = std::mem::take(&mut stroke.stroke.overboard);
@@ -3121,7 +3124,7 @@ fn reconcile_exits(
         .collect();
     for (i, o) in overboard.iter().enumerate() {
         if unseen_in_flight[i].is_none() {
-            kept_overboard[i] = take(&mut missing, o.piece);
+            kept_overboard[i] = take_missing(&mut missing, o.piece);
         }
     }
     let seen_short_of_the_laws = |piece: Piece| {
@@ -3153,7 +3156,8 @@ fn reconcile_exits(
             let gone = kept_of_kind(p.piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
                 + kept_of_kind(p.piece, overboard.iter().map(|o| o.piece), &kept_overboard);
             laws_count[i] = laws_miss_none(p.piece, gone);
-            kept_pocketed[i] = !short_count[i] && !laws_count[i] && take(&mut missing, p.piece);
+            kept_pocketed[i] =
+                !short_count[i] && !laws_count[i] && take_missing(&mut missing, p.piece);
         }
     }
     // The one kind the count misses, if exactly one is missing and it is a
@@ -3212,7 +3216,7 @@ fn reconcile_exits(
                 .find(|(t, _)| Some(*t) == p.t)
                 .map(|&(_, kind)| kind);
             if let Some(piece) = followed {
-                take(&mut missing, piece);
+                take_missing(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
                 alert(
@@ -3221,7 +3225,7 @@ fn reconcile_exits(
                     format!("a piece seen as the striker went in; it had followed a {piece} lost from sight mid-board, and was that {piece}"),
                 );
             } else if let Some(piece) = renamed_to(&missing) {
-                take(&mut missing, piece);
+                take_missing(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
                 alert(
@@ -3298,7 +3302,7 @@ fn reconcile_exits(
             continue;
         }
         if let Some(piece) = renamed_to(&missing) {
-            take(&mut missing, piece);
+            take_missing(&mut missing, piece);
             o.piece = piece;
             kept_overboard[i] = true;
             alert(
@@ -3346,12 +3350,8 @@ fn leave_behind_the_lines(
             .filter(|&p| p == lost.piece)
             .count() as u32;
         let by_the_laws = missing_of(missed_by_the_laws, lost.piece) > gone_of_kind;
-        let counted = missing_of(missing, lost.piece) > 0;
-        if !by_the_laws || !counted {
+        if !by_the_laws || !take_missing(missing, lost.piece) {
             continue;
-        }
-        if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == lost.piece) {
-            *n -= 1;
         }
         stroke.stroke.overboard.push(OverboardPiece {
             piece: lost.piece,
@@ -3431,9 +3431,7 @@ fn leave_with_unexplained_flights(stroke: &mut SeenStroke, missing: &mut [(Piece
             stroke.vision.doubted_flights.push(flight);
             continue;
         };
-        if let Some((_, n)) = missing.iter_mut().find(|(p, _)| *p == piece) {
-            *n -= 1;
-        }
+        take_missing(missing, piece);
         flew_off_as(
             stroke,
             &flight,
