@@ -5681,12 +5681,21 @@ struct Launch {
 /// neighbour's lines and speeding along them was struck from the lines it
 /// is leaving, not along another's. `None` when its path leads back to no
 /// seat: a disc of the striker's size in motion that was never played from
-/// a seat (two touching carrommen, a blurred streak).
+/// a seat (two touching carrommen, a blurred streak). Where only one of the
+/// two lies on the path it is on, that one is where it came into sight
+/// (clip 3750: the last stroke's striker, first seen on the south lines,
+/// was picked up and set down on the north lines under the hand; walked
+/// back from where it began, its path across the north lines dated the
+/// strike 1.6 s early).
 fn launch_seat(striker: &Track) -> Option<Launch> {
     let forward = |launch: &Launch| striker.velocity.dot(&inward(launch.seat));
-    [striker.sighted_at(), striker.first_seen_at()]
+    let sightings = [striker.sighted_at(), striker.first_seen_at()];
+    let on_its_path = sightings.map(|from| came_straight_from(striker, from));
+    sightings
         .into_iter()
-        .filter_map(|from| launch_from(striker, from, LAUNCH_SEARCH_MM))
+        .zip(on_its_path)
+        .filter(|&(_, on_path)| on_path || !on_its_path.contains(&true))
+        .filter_map(|(from, _)| launch_from(striker, from, LAUNCH_SEARCH_MM))
         .reduce(|best, other| {
             if forward(&other) > forward(&best) {
                 other
@@ -5694,6 +5703,19 @@ fn launch_seat(striker: &Track) -> Option<Launch> {
                 best
             }
         })
+}
+
+/// Whether `striker` can have run straight to where it is from `from`: that
+/// lies behind it on its heading, within two of its diameters of its line
+/// (a striker glimpsed as it is set down may be slid along the lines
+/// under the hand before the strike).
+fn came_straight_from(striker: &Track, from: Point2<f64>) -> bool {
+    let Some(heading) = striker.velocity.try_normalize(1e-9) else {
+        return true;
+    };
+    let come = striker.position - from;
+    let across = (come.x * heading.y - come.y * heading.x).abs();
+    come.dot(&heading) >= -STRIKER_RADIUS_MM && across <= 4.0 * STRIKER_RADIUS_MM
 }
 
 /// The first seat's base lines met walking back up to `reach` mm from
@@ -11076,5 +11098,31 @@ mod tests {
         assert!((150.0..=200.0).contains(&launch.travelled), "{launch:?}");
         assert_eq!(launch_off_a_cushion(&striker, Seat::West), None);
         assert_eq!(launch_off_a_cushion(&striker, Seat::North), None);
+    }
+
+    /// Clip 3750: the striker of south's stroke, its track begun on the
+    /// south lines, was picked up and set down on the north lines under
+    /// north's hand, and came out from under it at (-212, 259) heading west
+    /// at 356 mm/s. Its path leads back from there at once to north's lines;
+    /// from where its track began, its heading led on along the south lines
+    /// and dated the strike 1.6 s early.
+    #[test]
+    fn a_striker_found_again_elsewhere_was_launched_from_where_it_came_into_sight() {
+        let began = Point2::new(-1.0, -251.0);
+        let found = Point2::new(-212.0, 259.0);
+        let mut striker = track_of(28, Piece::Striker, began).found_again_at(found);
+        striker.velocity = Vector2::new(-356.0, 3.0);
+        let launch = launch_seat(&striker).unwrap();
+        assert_eq!(launch.from, found);
+        assert_eq!(launch.seat, Seat::North);
+        assert_eq!(launch.travelled, 0.0);
+        // A striker that ran straight on from where its track began is
+        // still walked back from there where that leads further forward.
+        let mut straight = track_of(3, Piece::Striker, Point2::new(0.0, -265.0))
+            .found_again_at(Point2::new(0.0, -120.0));
+        straight.velocity = Vector2::new(0.0, 2000.0);
+        assert!(came_straight_from(&straight, Point2::new(0.0, -265.0)));
+        assert!(!came_straight_from(&striker, began));
+        assert!(came_straight_from(&striker, found));
     }
 }

@@ -152,6 +152,15 @@ impl Track {
         self
     }
 
+    /// The track as it is found again at `at` after going unseen, for tests
+    /// of what reads tracks.
+    #[cfg(test)]
+    pub(crate) fn found_again_at(mut self, at: Point2<f64>) -> Track {
+        self.sighted_at = at;
+        self.position = at;
+        self
+    }
+
     /// Where the track was first seen, board mm.
     pub fn first_seen_at(&self) -> Point2<f64> {
         self.first_seen_at
