@@ -614,6 +614,9 @@ pub struct StrokeMachine {
     /// Whether the current stroke's seat is only [`Self::last_seat`]: no
     /// striker, placement or single arm over the board showed who struck.
     seat_unsure: bool,
+    /// Strokes (by number) whose seat, read as where nobody sits, was taken
+    /// to be the one in turn, and the seat they were read as struck from.
+    seats_overridden: Vec<(usize, Seat)>,
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
@@ -699,6 +702,7 @@ impl StrokeMachine {
             set_out_for_the_break: false,
             last_seat: None,
             seat_unsure: false,
+            seats_overridden: Vec::new(),
             lost_towards_pocket: Vec::new(),
             shadowed: Vec::new(),
             flung: Vec::new(),
@@ -1238,6 +1242,45 @@ impl StrokeMachine {
         });
         current.stroke.seat = seat;
         self.last_seat = Some(seat);
+        self.seats_overridden.push((self.finished.len(), read_as));
+    }
+
+    /// The seat the stroke under way was struck from, where that is sure
+    /// enough to seat a player there: its striker was seen lying placed on
+    /// that seat's base lines before the strike, or an earlier stroke was
+    /// read as struck from there too (one read alone may be a carromman
+    /// taken for the striker as it sped off those lines).
+    pub fn seat_surely_played(&self) -> Option<Seat> {
+        let current = self.current.as_ref()?;
+        let seat = current.stroke.seat;
+        let read_before = self
+            .seats_overridden
+            .iter()
+            .any(|&(_, read_as)| read_as == seat);
+        (current.vision.placement.is_some() || read_before).then_some(seat)
+    }
+
+    /// Gives back the seats the strokes so far were read as struck from,
+    /// where [`Self::struck_in_turn_among`] took another as nobody sat
+    /// there: the match turned out to seat players there too.
+    pub fn restore_seats_read(&mut self) {
+        for (number, read_as) in std::mem::take(&mut self.seats_overridden) {
+            let stroke = match number.checked_sub(self.finished.len()) {
+                None => self.finished.get_mut(number),
+                Some(0) => self.current.as_mut(),
+                Some(_) => None,
+            };
+            if let Some(stroke) = stroke {
+                stroke.vision.alerts.push(VisionNote {
+                    t: stroke.stroke.t.unwrap_or_default(),
+                    message: format!(
+                        "{} is taken as the seat after all: later strokes showed a player sits there too (doubles)",
+                        read_as.name()
+                    ),
+                });
+                stroke.stroke.seat = read_as;
+            }
+        }
     }
 
     /// A carromman or the Queen that lay still in sight and now shoots off
@@ -5993,6 +6036,49 @@ mod tests {
         // Seated all round (doubles), east's stroke is east's.
         let strokes = run_seated(&[Seat::South, Seat::West, Seat::North, Seat::East]);
         assert_eq!(strokes[0].stroke.seat, Seat::East);
+    }
+
+    /// Clip 5038 (doubles, no match given): south's strokes were read as
+    /// struck from south, each from a carromman taken for the striker,
+    /// and given to east as the singles match assumed (west and east)
+    /// seats nobody at south. A second read from the same seat is sure
+    /// enough, as is a striker seen placed; the seats taken back are
+    /// given back.
+    #[test]
+    fn a_seat_read_again_or_seen_placed_where_nobody_sits_is_surely_played() {
+        let singles = [Seat::West, Seat::East];
+        let read_as = |seat: Seat, placement: Option<Placement>| {
+            let mut stroke = stroke_seen_with(9, 9);
+            stroke.stroke.seat = seat;
+            stroke.vision.placement = placement;
+            stroke
+        };
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        machine.current = Some(read_as(Seat::South, None));
+        assert_eq!(machine.seat_surely_played(), None);
+        machine.struck_in_turn_among(Seat::East, &singles);
+        machine.finished.extend(machine.current.take());
+        assert_eq!(machine.finished[0].stroke.seat, Seat::East);
+        // The next stroke is read from north: one read there is not sure.
+        machine.current = Some(read_as(Seat::North, None));
+        assert_eq!(machine.seat_surely_played(), None);
+        machine.current = Some(read_as(Seat::South, None));
+        assert_eq!(machine.seat_surely_played(), Some(Seat::South));
+        machine.restore_seats_read();
+        assert_eq!(machine.finished[0].stroke.seat, Seat::South);
+        assert!(alerted(&machine.finished[0], "taken as the seat after all"));
+        assert!(machine.seats_overridden.is_empty());
+        // Seen placed, once is enough.
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        machine.current = Some(read_as(Seat::North, Some(Placement::Legal)));
+        assert_eq!(machine.seat_surely_played(), Some(Seat::North));
+        // The stroke under way, taken for the seat in turn, is given back too.
+        machine.struck_in_turn_among(Seat::East, &singles);
+        machine.restore_seats_read();
+        assert_eq!(
+            machine.current.as_ref().map(|c| c.stroke.seat),
+            Some(Seat::North)
+        );
     }
 
     #[test]

@@ -163,6 +163,25 @@ pub fn default_setup(first_seat: Seat) -> MatchSetup {
     }
 }
 
+/// The match a clip shows when none is given and strokes are seen played
+/// from all sides: doubles, the players at `first_seat` and across from it
+/// partners, who breaks.
+pub fn default_doubles_setup(first_seat: Seat) -> MatchSetup {
+    let seats: Vec<Seat> = (0..4)
+        .scan(first_seat, |seat, _| {
+            let this = *seat;
+            *seat = seat.next();
+            Some(this)
+        })
+        .collect();
+    MatchSetup {
+        event: Event::Doubles,
+        players: seats.iter().map(|s| s.name().to_string()).collect(),
+        seats: seats.iter().map(|&s| (s, s.name().to_string())).collect(),
+        ..default_setup(first_seat)
+    }
+}
+
 /// Camera pixels converted to BGR round those the top view samples: room
 /// for the table moved by a shaken camera (the shake meter finds shifts of
 /// a few pixels, [`crate::detect::shake::SEARCH_PX`] at a jolt).
@@ -233,6 +252,14 @@ pub fn track_clip(
             }
         };
         if let Some(seat) = step.struck {
+            let machine = clip_tracker.machine();
+            let number = machine.finished().len();
+            if machine
+                .seat_surely_played()
+                .is_some_and(|seat| referee.seats_everyone_for(seat, number, step.tracks.t))
+            {
+                clip_tracker.machine_mut().restore_seats_read();
+            }
             let in_turn = referee.on_strike(seat, clip_tracker.machine().finished(), &step.tracks);
             if let Some(count) = referee.laws_count() {
                 clip_tracker.laws_count_at_strike(count, &step.tracks);
@@ -1166,6 +1193,9 @@ const STILL_MM_S: f64 = 40.0;
 /// the board with what the camera sees before each stroke.
 struct Referee {
     setup: Option<MatchSetup>,
+    /// Whether the setup is only assumed (none was given), and may be
+    /// changed by what is seen.
+    assumed: bool,
     engine: Option<Engine>,
     played: usize,
     alerts: Vec<(usize, VisionNote)>,
@@ -1174,11 +1204,54 @@ struct Referee {
 impl Referee {
     fn new(setup: Option<MatchSetup>) -> Referee {
         Referee {
+            assumed: setup.is_none(),
             setup,
             engine: None,
             played: 0,
             alerts: Vec::new(),
         }
+    }
+
+    /// Where the singles match assumed (none given) leaves `played` empty
+    /// though stroke `number` (struck at `t`) was surely played from there
+    /// (see [`StrokeMachine::seat_surely_played`]): the match is doubles,
+    /// played from all four seats, and the laws start again from the first
+    /// stroke with it. Whether it changed.
+    fn seats_everyone_for(&mut self, played: Seat, number: usize, t: f64) -> bool {
+        let Some(setup) = self
+            .setup
+            .as_ref()
+            .filter(|s| self.assumed && s.event == Event::Singles)
+        else {
+            return false;
+        };
+        if setup.seated().contains(&played) {
+            return false;
+        }
+        let Some(breaker) = setup
+            .seats
+            .iter()
+            .find_map(|(&seat, player)| (*player == setup.first_breaker).then_some(seat))
+        else {
+            return false;
+        };
+        self.setup = Some(default_doubles_setup(breaker));
+        self.assumed = false;
+        self.engine = None;
+        self.played = 0;
+        self.alerts.push((
+            number,
+            VisionNote {
+                t,
+                message: format!(
+                    "the stroke was played from {}, where the singles match assumed has nobody (its striker seen placed there, or strokes read as from there before): the match is taken as doubles, {} and {} partners (give the match to say who sits where)",
+                    played.name(),
+                    breaker.name(),
+                    breaker.opposite().name()
+                ),
+            },
+        ));
+        true
     }
 
     /// Called when stroke number `finished.len()` has just been struck:
@@ -1420,6 +1493,28 @@ mod tests {
     use crate::geometry::spec::{
         BASE_BAND_FAR_EDGE_FROM_CENTRE_MM, BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM,
     };
+
+    #[test]
+    fn a_stroke_surely_played_from_a_seat_the_assumed_singles_leaves_empty_makes_it_doubles() {
+        let mut referee = Referee::new(None);
+        referee.setup = Some(default_setup(Seat::West));
+        assert!(!referee.seats_everyone_for(Seat::East, 1, 6.5));
+        assert!(referee.seats_everyone_for(Seat::South, 1, 6.5));
+        let setup = referee.setup.clone().unwrap();
+        assert_eq!(setup.event, Event::Doubles);
+        assert_eq!(setup.seated().len(), 4);
+        assert_eq!(setup.players.len(), 4);
+        assert_eq!(setup.seats[&Seat::West], setup.first_breaker);
+        assert!(Engine::new(&setup).is_ok());
+        assert_eq!(referee.alerts.len(), 1);
+        assert_eq!(referee.alerts[0].0, 1);
+        assert!(referee.alerts[0].1.message.contains("taken as doubles"));
+        // Once only, and never over a match given.
+        assert!(!referee.seats_everyone_for(Seat::North, 2, 9.0));
+        let mut given = Referee::new(Some(default_setup(Seat::South)));
+        assert!(!given.seats_everyone_for(Seat::East, 1, 6.5));
+        assert_eq!(given.setup.unwrap().event, Event::Singles);
+    }
 
     #[test]
     fn the_look_again_skips_hands_and_the_base_lines_of_their_seats() {
