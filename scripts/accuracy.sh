@@ -6,6 +6,8 @@
 #   report: scripts/accuracy.sh 500 30 ; tuning: scripts/accuracy.sh 100 10 25
 # Extra arguments after `--` go to `carrom score` (e.g. `--calibration auto`).
 # Exits non-zero below the targets (99 % strokes, every board, 1.5 mm).
+# SIM_ARGS: extra `carrom sim` options for the clips, e.g. "--event doubles"
+# or "--width 1920 --height 1080" (other matches and cameras).
 set -euo pipefail
 first=${1:-500}
 count=${2:-30}
@@ -26,8 +28,9 @@ bin="$work/carrom"
 exact=0; total=0; extra=0; boards_ok=0; boards_all=0; pieces=0; sum_mm=0
 for seed in $(seq "$first" $((first + count - 1))); do
   dir="$work/$seed"
+  # shellcheck disable=SC2086
   if ! "$bin" sim --seed "$seed" --out "$dir" --max-seconds "$max_seconds" --boards "$boards" \
-      >/dev/null 2>"$work/sim.err"; then
+      ${SIM_ARGS:-} >/dev/null 2>"$work/sim.err"; then
     # A random camera the simulator cannot render is no clip: said, skipped.
     echo "seed $seed: no clip: $(tail -1 "$work/sim.err")"
     continue

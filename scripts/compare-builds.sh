@@ -7,6 +7,8 @@
 #                   there), to compare more builds on them later
 #   REST_ERROR=BIN  the rest-error example (default: this checkout's release
 #                   build, when built): also prints each build's mean rest error
+#   SIM_ARGS="..."  extra `carrom sim` options for new clips, e.g.
+#                   "--event doubles" or "--fps 60" (other matches and cameras)
 set -euo pipefail
 old=$1
 new=$2
@@ -19,7 +21,8 @@ clips=${CLIPS_DIR:-$work}
 rest_error=${REST_ERROR:-${CARGO_TARGET_DIR:-$(dirname "$0")/../target}/release/examples/rest-error}
 for seed in $(seq "$first" $((first + count - 1))); do
   dir=$clips/$seed
-  if [[ ! -f $dir/clip.mp4 ]] && ! "$new" sim --seed "$seed" --out "$dir" --max-seconds "$seconds" --boards 1 >/dev/null 2>&1; then
+  # shellcheck disable=SC2086
+  if [[ ! -f $dir/clip.mp4 ]] && ! "$new" sim --seed "$seed" --out "$dir" --max-seconds "$seconds" --boards 1 ${SIM_ARGS:-} >/dev/null 2>&1; then
     echo "seed $seed: no clip"
     continue
   fi
