@@ -256,7 +256,7 @@ pub fn track_clip(
             let number = machine.finished().len();
             if machine
                 .seat_surely_played()
-                .is_some_and(|seat| referee.seats_everyone_for(seat, number, step.tracks.t))
+                .is_some_and(|played| referee.seats_everyone_for(played, number, step.tracks.t))
             {
                 clip_tracker.machine_mut().restore_seats_read();
             }
