@@ -25,11 +25,12 @@ use crate::contract::{
     BoardLog, MatchSetup, Stroke, StrokeLog, STROKE_LOG_FORMAT, STROKE_LOG_VERSION,
 };
 use crate::detect::{BoardCamera, Frame};
+use crate::geometry::Seat;
 use crate::report::html::PiecePosition;
 use crate::rules::Engine;
 use crate::sim::camera::Camera;
 use crate::strokes::machine::{SeenCount, SeenStroke};
-use crate::strokes::session::default_setup;
+use crate::strokes::session::{default_setup, doubles_if_played_from, taken_as_doubles};
 use crate::strokes::{ClipTracker, SessionOptions, StageError};
 use crate::track::TrackFrame;
 use clock::Timing;
@@ -170,6 +171,10 @@ pub struct SessionInfo {
     pub started_unix: f64,
     /// The match, once known (given, or the default at the first stroke).
     pub setup: Option<MatchSetup>,
+    /// Whether `setup` is only that default (no match given), which the
+    /// strokes seen may still turn into doubles.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub setup_assumed: bool,
 }
 
 impl SessionInfo {
@@ -260,6 +265,7 @@ impl Scoreboard {
                 source: options.source.clone(),
                 started_unix: now_unix(),
                 setup,
+                setup_assumed: false,
             },
         };
         let strokes = read_journal(&out.join(JOURNAL_FILE))?;
@@ -350,6 +356,7 @@ impl Scoreboard {
     ) -> Result<(), LiveError> {
         if self.info.setup.is_none() {
             self.info.setup = Some(default_setup(stroke.seat));
+            self.info.setup_assumed = true;
             self.save_info()?;
         }
         self.journal.append(&StrokeRecord {
@@ -369,6 +376,29 @@ impl Scoreboard {
             self.view.set_pieces(pieces);
         }
         self.publish_documents()
+    }
+
+    /// As `carrom track` does with no match given: the singles match
+    /// assumed turned doubles where a stroke (struck at `t`) was surely
+    /// played from a seat it leaves empty (see
+    /// [`doubles_if_played_from`]). Whether it changed.
+    fn seat_everyone_for(&mut self, played: Seat, t: f64) -> Result<bool, LiveError> {
+        let Some(doubles) = self
+            .info
+            .setup
+            .as_ref()
+            .filter(|_| self.info.setup_assumed)
+            .and_then(|setup| doubles_if_played_from(setup, played))
+        else {
+            return Ok(false);
+        };
+        let message = taken_as_doubles(played, &doubles);
+        self.info.setup = Some(doubles);
+        self.info.setup_assumed = false;
+        self.save_info()?;
+        self.event(t, "match", message)?;
+        self.publish_documents()?;
+        Ok(true)
     }
 
     /// Scores the journal and rewrites both documents and the view.
@@ -531,6 +561,22 @@ pub fn run_session(
         let tracks = step.tracks;
         last_tracks = Some(tracks.clone());
         if step.struck.is_some() {
+            let played = vision.machine().seat_surely_played();
+            if let Some(played) = played {
+                if board.seat_everyone_for(played, t)? {
+                    // The seats handed to the player in turn go back to the
+                    // strokes journaled with them.
+                    vision.machine_mut().restore_seats_read();
+                    sync_strokes_final(
+                        &mut board,
+                        vision.machine().finished(),
+                        None,
+                        &mut run,
+                        resume_t,
+                        options.source.is_file(),
+                    )?;
+                }
+            }
             let run_index = run.base + vision.machine().finished().len();
             compare_before_strike(&board, &tracks, run_index, &mut run);
             if let Some(on_board) = board.view.on_board {
@@ -843,6 +889,51 @@ fn check_drift(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// As `carrom track`: with no match given, a stroke surely played from
+    /// a seat the singles assumed at the first stroke leaves empty makes
+    /// the match doubles, once, and a restart carries that on.
+    #[test]
+    fn a_stroke_surely_played_from_an_empty_seat_makes_the_assumed_match_doubles() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = LiveOptions {
+            source: SourceSpec::File("match.mp4".into()),
+            realtime: false,
+            out: dir.path().to_path_buf(),
+            session: SessionOptions::default(),
+            reconnect_for: Duration::from_secs(1),
+            drift_check_every_s: 60.0,
+        };
+        let mut board = Scoreboard::open(&options, None).unwrap();
+        let break_shot = Stroke {
+            seat: Seat::West,
+            t: Some(2.6),
+            touched: true,
+            pocketed: Vec::new(),
+            overboard: Vec::new(),
+            improper: false,
+            foul: None,
+            foul_by: None,
+            extra: None,
+        };
+        board.record(0, break_shot, None).unwrap();
+        assert!(board.info.setup_assumed);
+        assert!(!board.seat_everyone_for(Seat::East, 6.5).unwrap());
+        assert!(board.seat_everyone_for(Seat::South, 6.5).unwrap());
+        let setup = board.info.setup.clone().unwrap();
+        assert_eq!(setup.event, crate::contract::Event::Doubles);
+        assert_eq!(setup.seats[&Seat::West], setup.first_breaker);
+        assert!(!board.info.setup_assumed);
+        assert!(!board.seat_everyone_for(Seat::North, 9.0).unwrap());
+        let events = journal::read_events(&dir.path().join(EVENTS_FILE)).unwrap();
+        assert!(events
+            .iter()
+            .any(|e| e.kind == "match" && e.message.contains("taken as doubles")));
+        drop(board);
+        let reopened = Scoreboard::open(&options, None).unwrap();
+        assert_eq!(reopened.info.setup, Some(setup));
+        assert!(!reopened.info.setup_assumed);
+    }
 
     #[test]
     fn a_restarted_camera_carries_on_with_a_newer_refit_only() {

@@ -182,6 +182,36 @@ pub fn default_doubles_setup(first_seat: Seat) -> MatchSetup {
     }
 }
 
+/// The match `assumed` (the default singles, none given) turned doubles,
+/// where it leaves `played` empty though a stroke was surely played from
+/// there (see [`StrokeMachine::seat_surely_played`]); `None` where it seats
+/// a player there already, or is not singles.
+pub fn doubles_if_played_from(assumed: &MatchSetup, played: Seat) -> Option<MatchSetup> {
+    if assumed.event != Event::Singles || assumed.seated().contains(&played) {
+        return None;
+    }
+    let breaker = assumed
+        .seats
+        .iter()
+        .find_map(|(&seat, player)| (*player == assumed.first_breaker).then_some(seat))?;
+    Some(default_doubles_setup(breaker))
+}
+
+/// The alert that says the match assumed was taken as doubles, by `played`.
+pub fn taken_as_doubles(played: Seat, doubles: &MatchSetup) -> String {
+    let breaker = doubles
+        .seats
+        .iter()
+        .find_map(|(&seat, player)| (*player == doubles.first_breaker).then_some(seat))
+        .unwrap_or(played);
+    format!(
+        "the stroke was played from {}, where the singles match assumed has nobody (its striker seen placed there, or strokes read as from there before): the match is taken as doubles, {} and {} partners (give the match to say who sits where)",
+        played.name(),
+        breaker.name(),
+        breaker.opposite().name()
+    )
+}
+
 /// Camera pixels converted to BGR round those the top view samples: room
 /// for the table moved by a shaken camera (the shake meter finds shifts of
 /// a few pixels, [`crate::detect::shake::SEARCH_PX`] at a jolt).
@@ -1218,39 +1248,20 @@ impl Referee {
     /// played from all four seats, and the laws start again from the first
     /// stroke with it. Whether it changed.
     fn seats_everyone_for(&mut self, played: Seat, number: usize, t: f64) -> bool {
-        let Some(setup) = self
+        let Some(doubles) = self
             .setup
             .as_ref()
-            .filter(|s| self.assumed && s.event == Event::Singles)
+            .filter(|_| self.assumed)
+            .and_then(|setup| doubles_if_played_from(setup, played))
         else {
             return false;
         };
-        if setup.seated().contains(&played) {
-            return false;
-        }
-        let Some(breaker) = setup
-            .seats
-            .iter()
-            .find_map(|(&seat, player)| (*player == setup.first_breaker).then_some(seat))
-        else {
-            return false;
-        };
-        self.setup = Some(default_doubles_setup(breaker));
+        let message = taken_as_doubles(played, &doubles);
+        self.setup = Some(doubles);
         self.assumed = false;
         self.engine = None;
         self.played = 0;
-        self.alerts.push((
-            number,
-            VisionNote {
-                t,
-                message: format!(
-                    "the stroke was played from {}, where the singles match assumed has nobody (its striker seen placed there, or strokes read as from there before): the match is taken as doubles, {} and {} partners (give the match to say who sits where)",
-                    played.name(),
-                    breaker.name(),
-                    breaker.opposite().name()
-                ),
-            },
-        ));
+        self.alerts.push((number, VisionNote { t, message }));
         true
     }
 
