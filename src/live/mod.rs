@@ -905,17 +905,9 @@ mod tests {
             drift_check_every_s: 60.0,
         };
         let mut board = Scoreboard::open(&options, None).unwrap();
-        let break_shot = Stroke {
-            seat: Seat::West,
-            t: Some(2.6),
-            touched: true,
-            pocketed: Vec::new(),
-            overboard: Vec::new(),
-            improper: false,
-            foul: None,
-            foul_by: None,
-            extra: None,
-        };
+        // As a stroke log spells it: the break, from west.
+        let break_shot: Stroke =
+            serde_json::from_str(r#"{"seat": "west", "t": 2.6, "touched": true}"#).unwrap();
         board.record(0, break_shot, None).unwrap();
         assert!(board.info.setup_assumed);
         assert!(!board.seat_everyone_for(Seat::East, 6.5).unwrap());
