@@ -87,6 +87,13 @@ impl MatchSetup {
     pub fn seated(&self) -> Vec<Seat> {
         self.seats.keys().copied().collect()
     }
+
+    /// The seat of the player who breaks first, if one is seated.
+    pub fn breaker_seat(&self) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find_map(|(&seat, player)| (*player == self.first_breaker).then_some(seat))
+    }
 }
 
 /// An umpire's call attached to a stroke (ICF 62–64).

@@ -2504,13 +2504,16 @@ impl StrokeMachine {
                                     ));
                                 }
                                 if piece != Piece::Striker {
-                                    let its_kind_since = frame.tracks.iter().any(|other| {
-                                        other.piece == piece
-                                            && self
-                                                .tracks_at_strike
-                                                .binary_search(&other.id)
-                                                .is_err()
-                                    });
+                                    // Only looked for where the striker was
+                                    // struck back: no other loss here is kept.
+                                    let its_kind_since = self.struck_back
+                                        && frame.tracks.iter().any(|other| {
+                                            other.piece == piece
+                                                && self
+                                                    .tracks_at_strike
+                                                    .binary_search(&other.id)
+                                                    .is_err()
+                                        });
                                     current.vision.lost_behind_the_lines.extend(
                                         LostBehindTheLines::of(
                                             &current.stroke,
@@ -2628,6 +2631,9 @@ impl StrokeMachine {
         let Some(stroke) = self.current.as_ref().map(|current| &current.stroke) else {
             return;
         };
+        if self.struck_back {
+            return;
+        }
         let soon = stroke
             .t
             .is_some_and(|struck| frame.t - struck <= LOST_BEHIND_THE_LINES_WITHIN_S);

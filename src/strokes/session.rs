@@ -167,12 +167,8 @@ pub fn default_setup(first_seat: Seat) -> MatchSetup {
 /// from all sides: doubles, the players at `first_seat` and across from it
 /// partners, who breaks.
 pub fn default_doubles_setup(first_seat: Seat) -> MatchSetup {
-    let seats: Vec<Seat> = (0..4)
-        .scan(first_seat, |seat, _| {
-            let this = *seat;
-            *seat = seat.next();
-            Some(this)
-        })
+    let seats: Vec<Seat> = std::iter::successors(Some(first_seat), |seat| Some(seat.next()))
+        .take(Seat::TURN_ORDER.len())
         .collect();
     MatchSetup {
         event: Event::Doubles,
@@ -190,20 +186,12 @@ pub fn doubles_if_played_from(assumed: &MatchSetup, played: Seat) -> Option<Matc
     if assumed.event != Event::Singles || assumed.seated().contains(&played) {
         return None;
     }
-    let breaker = assumed
-        .seats
-        .iter()
-        .find_map(|(&seat, player)| (*player == assumed.first_breaker).then_some(seat))?;
-    Some(default_doubles_setup(breaker))
+    Some(default_doubles_setup(assumed.breaker_seat()?))
 }
 
 /// The alert that says the match assumed was taken as doubles, by `played`.
 pub fn taken_as_doubles(played: Seat, doubles: &MatchSetup) -> String {
-    let breaker = doubles
-        .seats
-        .iter()
-        .find_map(|(&seat, player)| (*player == doubles.first_breaker).then_some(seat))
-        .unwrap_or(played);
+    let breaker = doubles.breaker_seat().unwrap_or(played);
     format!(
         "the stroke was played from {}, where the singles match assumed has nobody (its striker seen placed there, or strokes read as from there before): the match is taken as doubles, {} and {} partners (give the match to say who sits where)",
         played.name(),
