@@ -457,6 +457,9 @@ pub struct Detector {
     dark_pieces_split: bool,
     /// The holes of a piece's size in this top view (see [`fill_rims`]).
     rim_holes: HoleSizes,
+    /// Which top-view pixels lie beyond the outer circle (row-major), where
+    /// rims may be filled: asked of every pixel of every blob tested.
+    beyond_outer_circle: Vec<bool>,
     rim_scratch: RimScratch,
     flight_scratch: FlightScratch,
     /// What the last frame looked at in full showed, for the unchanged
@@ -518,6 +521,7 @@ impl Detector {
             empty_surface_luma: None,
             dark_pieces_split: false,
             rim_holes: HoleSizes::at_scale(frame.px_per_mm),
+            beyond_outer_circle: beyond_outer_circle(&frame),
             rim_scratch: RimScratch::default(),
             flight_scratch: FlightScratch::default(),
             last: None,
@@ -596,12 +600,8 @@ impl Detector {
                 // The centre design, which the ICF drawing lacks, is printed
                 // within the outer circle: its stars, petals and dots show
                 // as rings wherever the model has not taken them in.
-                let frame = &self.frame;
-                let fillable = |i: usize| {
-                    let px = Point2::new((i % side) as f64, (i / side) as f64);
-                    background.is_seen_index(i)
-                        && frame.px_to_board(px).coords.norm() > OUTER_CIRCLE_RADIUS_MM
-                };
+                let beyond = &self.beyond_outer_circle;
+                let fillable = |i: usize| background.is_seen_index(i) && beyond[i];
                 fill_rims(mask, side, self.rim_holes, fillable, &mut self.rim_scratch);
             }
         }
@@ -1899,6 +1899,18 @@ fn whites_lighter_than_blacks(spots: &[(Piece, f64)]) -> Option<f64> {
     let darkest_white = of(Piece::White).reduce(f64::min)?;
     let lightest_black = of(Piece::Black).reduce(f64::max)?;
     (darkest_white > lightest_black).then(|| darkest_white / lightest_black.max(1e-6))
+}
+/// Which pixels of a top view laid out by `frame` lie beyond the board's
+/// outer circle (row-major), the centre design's disc kept out of
+/// [`fill_rims`].
+fn beyond_outer_circle(frame: &TemplateFrame) -> Vec<bool> {
+    let side = frame.side_px() as usize;
+    (0..side * side)
+        .map(|i| {
+            let px = Point2::new((i % side) as f64, (i / side) as f64);
+            frame.px_to_board(px).coords.norm() > OUTER_CIRCLE_RADIUS_MM
+        })
+        .collect()
 }
 
 /// Which pixels of the top view `frame` lays out show the playing

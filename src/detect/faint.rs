@@ -90,9 +90,11 @@ fn board_seen(model: &Background, i: usize) -> bool {
 /// and so still show the board from before they came.
 fn board_in_view(model: &Background, busy: &[u8], lost: &[(f64, f64, f64)]) -> Vec<bool> {
     let (side, _) = model.size();
-    let mut valid: Vec<bool> = (0..side * side)
-        .map(|i| board_seen(model, i) && busy.get(i) == Some(&background::FREE))
-        .collect();
+    let mut valid = model.empty_board_seen();
+    valid.resize(side * side, false);
+    for (i, valid) in valid.iter_mut().enumerate() {
+        *valid = *valid && busy.get(i) == Some(&background::FREE);
+    }
     for &(column, row, radius) in lost {
         for i in background::disc_pixels(side, side, column, row, radius) {
             valid[i] = board_seen(model, i);

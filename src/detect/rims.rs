@@ -186,28 +186,30 @@ fn fill_in_box(
         }
         let marks_row = &mut marks[(y + 1) * row + 1..][..w];
         for (x, mark) in marks_row.iter_mut().enumerate() {
-            let near = band[x.saturating_sub(1)..(x + 2).min(w)]
-                .iter()
-                .any(|&v| v != 0);
+            let left = if x > 0 { band[x - 1] } else { 0 };
+            let right = band.get(x + 1).copied().unwrap_or(0);
+            let near = (left | band[x] | right) != 0;
             *mark = if near { FOREGROUND } else { UNSEEN };
         }
     }
     // Everything reached from the box's border without crossing the grown
     // foreground lies outside every ring (the box's border lies outside the
-    // foreground but at the view's edge).
+    // foreground but at the view's edge). Each flood fill below marks a
+    // pixel as it is pushed, so none is pushed twice: the sets marked are
+    // those of marking as popped, and nothing that follows depends on the
+    // order a blob's pixels were found in.
     stack.clear();
-    for x in 1..=w {
-        stack.extend([row + x, h * row + x]);
-    }
-    for y in 1..=h {
-        stack.extend([y * row + 1, y * row + w]);
+    let border = (1..=w)
+        .flat_map(|x| [row + x, h * row + x])
+        .chain((1..=h).flat_map(|y| [y * row + 1, y * row + w]));
+    for i in border {
+        if marks[i] == UNSEEN {
+            marks[i] = OUTSIDE;
+            stack.push(i);
+        }
     }
     while let Some(i) = stack.pop() {
-        if marks[i] != UNSEEN {
-            continue;
-        }
-        marks[i] = OUTSIDE;
-        push_unvisited(i, row, marks, stack, |m| m == UNSEEN);
+        claim_neighbours(i, row, marks, stack, |m| (m == UNSEEN).then_some(OUTSIDE));
     }
     // Each blob with what it encloses: a ring whose inside is speckled
     // (the face's grain crossing the threshold here and there) encloses
@@ -218,15 +220,18 @@ fn fill_in_box(
             continue;
         }
         blob.clear();
+        let into_blob = |m: u8| match m {
+            UNSEEN => Some(BLOB_HOLE),
+            FOREGROUND => Some(BLOB_FOREGROUND),
+            _ => None,
+        };
+        if let Some(mark) = into_blob(marks[first]) {
+            marks[first] = mark;
+        }
         stack.push(first);
         while let Some(i) = stack.pop() {
-            match marks[i] {
-                UNSEEN => marks[i] = BLOB_HOLE,
-                FOREGROUND => marks[i] = BLOB_FOREGROUND,
-                _ => continue,
-            }
             blob.push(i);
-            push_unvisited(i, row, marks, stack, |m| m == UNSEEN || m == FOREGROUND);
+            claim_neighbours(i, row, marks, stack, into_blob);
         }
         // The face: what the blob holds inside its ring (the pixel the
         // foreground was grown by aside) that is not foreground.
@@ -266,14 +271,11 @@ fn fill_in_box(
                 continue;
             }
             hole.clear();
+            marks[start] = HOLE;
             stack.push(start);
             while let Some(i) = stack.pop() {
-                if marks[i] != BLOB_HOLE {
-                    continue;
-                }
-                marks[i] = HOLE;
                 hole.push(i);
-                push_unvisited(i, row, marks, stack, |m| m == BLOB_HOLE);
+                claim_neighbours(i, row, marks, stack, |m| (m == BLOB_HOLE).then_some(HOLE));
             }
             if hole.len() < sizes.min_area || hole.len() > sizes.max_area || !round(hole, row) {
                 continue;
@@ -292,17 +294,19 @@ fn fill_in_box(
     filled
 }
 
-/// Pushes the 4-neighbours of `i` (in marks `row` wide with a `PAD` border,
-/// which `wanted` refuses) that `wanted` takes.
-fn push_unvisited(
+/// Marks and pushes the 4-neighbours of `i` (in marks `row` wide with a
+/// `PAD` border, which `claim` refuses) that `claim` gives a new mark.
+#[inline]
+fn claim_neighbours(
     i: usize,
     row: usize,
-    marks: &[u8],
+    marks: &mut [u8],
     stack: &mut Vec<usize>,
-    wanted: impl Fn(u8) -> bool,
+    claim: impl Fn(u8) -> Option<u8>,
 ) {
     for n in four_neighbours(i, row) {
-        if wanted(marks[n]) {
+        if let Some(mark) = claim(marks[n]) {
+            marks[n] = mark;
             stack.push(n);
         }
     }
