@@ -265,22 +265,12 @@ impl Background {
     /// [`Background::looks_like_prior`] both, asked of the whole view in one
     /// pass rather than pixel by pixel (a search keeps the board whole).
     pub(super) fn empty_board_seen(&self) -> Vec<bool> {
-        let seen = self
-            .known
-            .iter()
-            .zip(&self.predicted)
-            .map(|(&known, &predicted)| known && predicted == 0);
-        let Some(prior) = self.prior.as_ref() else {
-            return seen.collect();
-        };
-        seen.zip(&prior.applies)
-            .zip(self.mean.chunks_exact(3))
-            .enumerate()
-            .map(|(i, ((seen, &applies), mean))| {
-                seen && applies && {
-                    let pixel = [0, 1, 2].map(|c| round_to_byte(mean[c]));
-                    prior.distance(i, &pixel, 1.0) <= self.prior_threshold
-                }
+        let prior = self.prior.as_ref();
+        (0..self.known.len().min(self.predicted.len()))
+            .map(|i| {
+                self.known[i]
+                    && self.predicted[i] == 0
+                    && prior.is_none_or(|prior| self.prior_holds(prior, i))
             })
             .collect()
     }
@@ -288,9 +278,14 @@ impl Background {
     /// Whether the model at pixel `i` could be the empty board the prior
     /// predicts there (always, without a prior): not a ghost it learned.
     pub(super) fn looks_like_prior(&self, i: usize) -> bool {
-        let Some(prior) = self.prior.as_ref() else {
-            return true;
-        };
+        self.prior
+            .as_ref()
+            .is_none_or(|prior| self.prior_holds(prior, i))
+    }
+
+    /// [`Background::looks_like_prior`] with the prior in hand.
+    #[inline]
+    fn prior_holds(&self, prior: &BoardPrior, i: usize) -> bool {
         // The cheap test first: the whole surface is asked at once when the
         // board is kept for a search, and the rest costs a fifth of that.
         if !prior.applies[i] {

@@ -1900,6 +1900,7 @@ fn whites_lighter_than_blacks(spots: &[(Piece, f64)]) -> Option<f64> {
     let lightest_black = of(Piece::Black).reduce(f64::max)?;
     (darkest_white > lightest_black).then(|| darkest_white / lightest_black.max(1e-6))
 }
+
 /// Which pixels of a top view laid out by `frame` lie beyond the board's
 /// outer circle (row-major), the centre design's disc kept out of
 /// [`fill_rims`].

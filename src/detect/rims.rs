@@ -215,19 +215,17 @@ fn fill_in_box(
     // (the face's grain crossing the threshold here and there) encloses
     // several small holes, which together make a face.
     let mut filled = 0;
+    let into_blob = |m: u8| match m {
+        UNSEEN => Some(BLOB_HOLE),
+        FOREGROUND => Some(BLOB_FOREGROUND),
+        _ => None,
+    };
     for first in 0..marks.len() {
-        if marks[first] != UNSEEN && marks[first] != FOREGROUND {
+        let Some(mark) = into_blob(marks[first]) else {
             continue;
-        }
-        blob.clear();
-        let into_blob = |m: u8| match m {
-            UNSEEN => Some(BLOB_HOLE),
-            FOREGROUND => Some(BLOB_FOREGROUND),
-            _ => None,
         };
-        if let Some(mark) = into_blob(marks[first]) {
-            marks[first] = mark;
-        }
+        blob.clear();
+        marks[first] = mark;
         stack.push(first);
         while let Some(i) = stack.pop() {
             blob.push(i);
