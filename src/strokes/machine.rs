@@ -620,6 +620,10 @@ pub struct StrokeMachine {
     /// Pieces of the current stroke lost from sight while they sped straight
     /// at a pocket, not yet found again.
     lost_towards_pocket: Vec<LostTowardsPocket>,
+    /// Pieces lost speeding at a pocket and then "found again" where they
+    /// were lost, each with the track that found it: kept aside in case
+    /// that track is lost in its turn without ever leaving the spot.
+    found_where_lost: Vec<(TrackId, LostTowardsPocket)>,
     /// Carrommen of the current stroke lost from sight away from pockets
     /// and edges with no hand about: kind, last seen (board mm), when (s).
     lost_mid_board: Vec<(Piece, Point2<f64>, f64)>,
@@ -704,6 +708,7 @@ impl StrokeMachine {
             seat_unsure: false,
             seats_overridden: Vec::new(),
             lost_towards_pocket: Vec::new(),
+            found_where_lost: Vec::new(),
             shadowed: Vec::new(),
             flung: Vec::new(),
             set_out_motion: None,
@@ -1802,6 +1807,7 @@ impl StrokeMachine {
         }
         self.overboard_tracks.clear();
         self.lost_towards_pocket.clear();
+        self.found_where_lost.clear();
         self.shadowed.clear();
         self.flung.clear();
         self.pocketed_tracks.clear();
@@ -2088,8 +2094,13 @@ impl StrokeMachine {
             } = *event
             {
                 if let Some(lost) = found_again {
-                    self.lost_towards_pocket
-                        .retain(|l| l.id != lost || l.found_elsewhere(at, t));
+                    let (found, kept): (Vec<_>, Vec<_>) =
+                        std::mem::take(&mut self.lost_towards_pocket)
+                            .into_iter()
+                            .partition(|l| l.id == lost && !l.found_elsewhere(at, t));
+                    self.lost_towards_pocket = kept;
+                    self.found_where_lost
+                        .extend(found.into_iter().map(|l| (id, l)));
                 }
                 // Lost by a pocket and found again on its lip: it stopped
                 // there unseen (half in the hole's shadow), and never went
@@ -2493,6 +2504,23 @@ impl StrokeMachine {
                             }
                             (None, _) if hand_present => {}
                             (None, Some(knocked)) => knocked.record_in(current, t),
+                            (None, None)
+                                if piece != Piece::Striker
+                                    && found_on_the_spot(
+                                        &self.found_where_lost,
+                                        id,
+                                        last_seen,
+                                        t,
+                                    )
+                                    .is_some() =>
+                            {
+                                undo_found_on_the_spot(
+                                    &mut self.found_where_lost,
+                                    &mut self.lost_towards_pocket,
+                                    current,
+                                    (id, last_seen, t),
+                                );
+                            }
                             (None, None) => {
                                 if piece == Piece::Striker && id == striker {
                                     self.stopped_on.extend(StoppedOnAPiece::of(
@@ -4834,6 +4862,13 @@ const FOUND_ELSEWHERE_WITHIN_S: f64 = 0.25;
 /// ...farther than this (mm) from where it was lost is another disc.
 const FOUND_ELSEWHERE_MM: f64 = 200.0;
 
+/// A track that found a piece lost speeding at a pocket and is itself lost
+/// within this (mm) of where that piece was lost...
+const FOUND_ON_THE_SPOT_MM: f64 = 15.0;
+
+/// ...within this (s) of that loss was a mark on the spot, not the piece.
+const FOUND_ON_THE_SPOT_WITHIN_S: f64 = 1.0;
+
 /// A disc found again this much (mm) beyond the reach of a lost piece at
 /// its speed is another: slack for where the tracks placed both.
 const BEYOND_REACH_SLACK_MM: f64 = 50.0;
@@ -4894,6 +4929,55 @@ impl LostTowardsPocket {
             ),
         );
     }
+}
+
+/// Which of `found_where_lost` (pieces lost speeding at a pocket, each
+/// with the track that "found" it again where it was lost) the track `id`,
+/// lost from sight at `last_seen` at `t` (s), found: the one it was taken
+/// for, if it is lost again soon and never moved off that spot.
+fn found_on_the_spot(
+    found_where_lost: &[(TrackId, LostTowardsPocket)],
+    id: TrackId,
+    last_seen: Point2<f64>,
+    t: f64,
+) -> Option<usize> {
+    found_where_lost.iter().position(|(track, lost)| {
+        *track == id
+            && (last_seen - lost.last_seen).norm() <= FOUND_ON_THE_SPOT_MM
+            && t - lost.t <= FOUND_ON_THE_SPOT_WITHIN_S
+    })
+}
+
+/// Takes the piece the track `id` was "found again" as for lost towards
+/// its pocket after all (back into `lost_towards_pocket`, with an alert in
+/// `current`): the track, lost in its turn without leaving the spot and at
+/// no rest, was a mark left where the piece lay, not the piece (clip 6100:
+/// a white knocked at the SE pocket and lost 160 mm from it was "found" 10
+/// mm from where it was lost, a white that stayed 0.4 s and was gone
+/// before the rest, whose count missed a white).
+fn undo_found_on_the_spot(
+    found_where_lost: &mut Vec<(TrackId, LostTowardsPocket)>,
+    lost_towards_pocket: &mut Vec<LostTowardsPocket>,
+    current: &mut SeenStroke,
+    (id, last_seen, t): (TrackId, Point2<f64>, f64),
+) {
+    let Some(k) = found_on_the_spot(found_where_lost, id, last_seen, t) else {
+        return;
+    };
+    let (_, lost) = found_where_lost.remove(k);
+    current.vision.alerts.push(VisionNote {
+        t,
+        message: format!(
+            "a {} found again at ({:.0}, {:.0}) mm, where a {} speeding at the {} pocket was lost {:.2} s before, was lost in its turn without moving: it was not that piece",
+            lost.piece,
+            last_seen.x,
+            last_seen.y,
+            lost.piece,
+            lost.pocket.name(),
+            t - lost.t
+        ),
+    });
+    lost_towards_pocket.push(lost);
 }
 
 /// Records in `stroke` a pocketing never seen, of `piece` into `pocket` at
@@ -5088,16 +5172,26 @@ fn knocks_on(
         if lay_there_after(after.t) {
             continue;
         }
-        for &(id, a, r) in before.discs.iter().filter(|(id, _, _)| *id != lost) {
+        // A track's first sighting, while still tentative, may be the only
+        // one of the knocking disc near the piece (clip 6100: the striker,
+        // hidden under the hand as it struck a white lying 25 mm ahead, was
+        // first seen as a tentative disc just past it).
+        let moving = before.discs.iter().copied().chain(
+            before
+                .tentative
+                .iter()
+                .map(|&(id, a)| (id, a, CARROMMAN_RADIUS_MM)),
+        );
+        for (id, a, r) in moving.filter(|&(id, _, _)| id != lost) {
             let r = if id == striker { STRIKER_RADIUS_MM } else { r };
-            let Some((b, _)) = after.disc(id) else {
+            let Some(b) = after.sighting(id) else {
                 continue;
             };
             let velocity = (b - a) / (after.t - before.t).max(1e-6);
             if velocity.norm() < KNOCK_MIN_SPEED_MM_S {
                 continue;
             }
-            if let Some(contact) = first_within(a, b, at, r + radius) {
+            if let Some(contact) = contact_on_the_way(a, b, at, r + radius) {
                 knocks.push(Knock {
                     t: before.t,
                     contact,
@@ -5479,6 +5573,35 @@ fn first_within(
     }
     let s = (-qb - discriminant.sqrt()) / (2.0 * qa);
     (0.0..=1.0).contains(&s).then(|| a + d * s)
+}
+
+/// Where a disc moving from `a` to `b` came within `reach` of `centre`:
+/// the first point of the path within reach ([`first_within`]), or, where
+/// `a` already lies within it, where the line through `a` and `b`, traced
+/// back, left it (no more than one step back). A disc seen overlapping a
+/// piece it has just knocked is past the contact, and its course runs
+/// back through it: the knock is read off where the two touched, not off
+/// the overlap (clip 6100: the striker first seen 35 mm from a white it
+/// had glanced off, inside the 36.5 mm of contact; read from there, the
+/// knock pointed 60 degrees off the SE pocket the white went into).
+fn contact_on_the_way(
+    a: Point2<f64>,
+    b: Point2<f64>,
+    centre: Point2<f64>,
+    reach: f64,
+) -> Option<Point2<f64>> {
+    let (d, f) = (b - a, a - centre);
+    if f.norm() > reach {
+        return first_within(a, b, centre, reach);
+    }
+    // |f + s d| = reach: with `a` inside, one root each side of 0.
+    let (qa, qb, qc) = (d.dot(&d), 2.0 * f.dot(&d), f.dot(&f) - reach * reach);
+    let discriminant = qb * qb - 4.0 * qa * qc;
+    if qa <= 0.0 || discriminant < 0.0 {
+        return Some(a);
+    }
+    let s = (-qb - discriminant.sqrt()) / (2.0 * qa);
+    Some(if s >= -1.0 { a + d * s } else { a })
 }
 
 /// The velocity (mm/s) of a piece last seen at `last_seen` heading for
@@ -7373,6 +7496,50 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn a_piece_found_again_on_its_spot_and_lost_there_soon_was_a_mark() {
+        let lost = LostTowardsPocket {
+            id: TrackId(29),
+            piece: Piece::White,
+            pocket: Pocket::Se,
+            last_seen: Point2::new(190.0, -262.0),
+            t: 17.6,
+            speed: 620.0,
+            striker_elsewhere: false,
+        };
+        let found = vec![(TrackId(46), lost)];
+        let spot = Point2::new(184.0, -270.0);
+        assert_eq!(found_on_the_spot(&found, TrackId(46), spot, 18.0), Some(0));
+        // Another track, a track that moved off the spot, or one lost long
+        // after: the piece it found stands.
+        assert_eq!(found_on_the_spot(&found, TrackId(47), spot, 18.0), None);
+        let moved = Point2::new(230.0, -262.0);
+        assert_eq!(found_on_the_spot(&found, TrackId(46), moved, 18.0), None);
+        assert_eq!(found_on_the_spot(&found, TrackId(46), spot, 19.0), None);
+    }
+
+    #[test]
+    fn a_contact_is_read_where_the_discs_touched_not_where_they_overlap() {
+        let centre = Point2::new(0.0, 0.0);
+        // From outside reach: the first point within it, as first_within.
+        let (a, b) = (Point2::new(-100.0, 10.0), Point2::new(100.0, 10.0));
+        assert_eq!(
+            contact_on_the_way(a, b, centre, 20.0),
+            first_within(a, b, centre, 20.0)
+        );
+        // First seen already overlapping, moving east: traced back west to
+        // where the path entered reach.
+        let (a, b) = (Point2::new(-10.0, 0.0), Point2::new(30.0, 0.0));
+        let at = contact_on_the_way(a, b, centre, 20.0).expect("within reach");
+        assert!((at - Point2::new(-20.0, 0.0)).norm() < 1e-9, "{at:?}");
+        // Never traced back more than one step: a slow disc deep inside
+        // reach keeps the place it was seen.
+        let (a, b) = (Point2::new(-1.0, 0.0), Point2::new(1.0, 0.0));
+        assert_eq!(contact_on_the_way(a, b, centre, 20.0), Some(a));
+        // Not moving: where it is.
+        assert_eq!(contact_on_the_way(a, a, centre, 20.0), Some(a));
     }
 
     /// A stroke in which a black speeds at the SW pocket at 900 mm/s, last
