@@ -2094,13 +2094,10 @@ impl StrokeMachine {
             } = *event
             {
                 if let Some(lost) = found_again {
-                    let (found, kept): (Vec<_>, Vec<_>) =
-                        std::mem::take(&mut self.lost_towards_pocket)
-                            .into_iter()
-                            .partition(|l| l.id == lost && !l.found_elsewhere(at, t));
-                    self.lost_towards_pocket = kept;
-                    self.found_where_lost
-                        .extend(found.into_iter().map(|l| (id, l)));
+                    let found = self
+                        .lost_towards_pocket
+                        .extract_if(.., |l| l.id == lost && !l.found_elsewhere(at, t));
+                    self.found_where_lost.extend(found.map(|l| (id, l)));
                 }
                 // Lost by a pocket and found again on its lip: it stopped
                 // there unseen (half in the hole's shadow), and never went
@@ -2486,6 +2483,15 @@ impl StrokeMachine {
                             }
                             _ => None,
                         };
+                        // Lost with no pocket, no hand and no knock: a
+                        // track that "found" a piece lost at a pocket where
+                        // it was lost, and never left the spot.
+                        let found_here = match (&pocket, &knocked_in_unseen) {
+                            (None, None) if piece != Piece::Striker => {
+                                found_on_the_spot(&self.found_where_lost, id, last_seen, t)
+                            }
+                            _ => None,
+                        };
                         match (pocket, knocked_in_unseen) {
                             (Some((pocket, its_speed)), _) => {
                                 self.lost_towards_pocket.push(LostTowardsPocket {
@@ -2504,22 +2510,15 @@ impl StrokeMachine {
                             }
                             (None, _) if hand_present => {}
                             (None, Some(knocked)) => knocked.record_in(current, t),
-                            (None, None)
-                                if piece != Piece::Striker
-                                    && found_on_the_spot(
-                                        &self.found_where_lost,
-                                        id,
-                                        last_seen,
-                                        t,
-                                    )
-                                    .is_some() =>
-                            {
-                                undo_found_on_the_spot(
-                                    &mut self.found_where_lost,
-                                    &mut self.lost_towards_pocket,
-                                    current,
-                                    (id, last_seen, t),
-                                );
+                            (None, None) if found_here.is_some() => {
+                                if let Some(k) = found_here {
+                                    let (_, lost) = self.found_where_lost.remove(k);
+                                    current
+                                        .vision
+                                        .alerts
+                                        .push(lost.found_on_its_spot(last_seen, t));
+                                    self.lost_towards_pocket.push(lost);
+                                }
                             }
                             (None, None) => {
                                 if piece == Piece::Striker && id == striker {
@@ -4899,6 +4898,28 @@ impl LostTowardsPocket {
                 || away > self.speed * since.max(0.0) + BEYOND_REACH_SLACK_MM)
     }
 
+    /// The alert on a track that "found" this piece again where it was
+    /// lost, and was lost in its turn at `last_seen`, `t` (s), without
+    /// leaving the spot and at no rest: a mark left where the piece lay,
+    /// not the piece, which is taken as lost towards its pocket after all
+    /// (clip 6100: a white knocked at the SE pocket and lost 160 mm from it
+    /// was "found" 10 mm from where it was lost, a white that stayed 0.4 s
+    /// and was gone before the rest, whose count missed a white).
+    fn found_on_its_spot(&self, last_seen: Point2<f64>, t: f64) -> VisionNote {
+        VisionNote {
+            t,
+            message: format!(
+                "a {} found again at ({:.0}, {:.0}) mm, where a {} speeding at the {} pocket was lost {:.2} s before, was lost in its turn without moving: it was not that piece",
+                self.piece,
+                last_seen.x,
+                last_seen.y,
+                self.piece,
+                self.pocket.name(),
+                t - self.t
+            ),
+        }
+    }
+
     fn record_in(self, stroke: &mut SeenStroke) {
         // Seen going in after all, as a track of its own picked up on the
         // way: one piece, not two.
@@ -4946,38 +4967,6 @@ fn found_on_the_spot(
             && (last_seen - lost.last_seen).norm() <= FOUND_ON_THE_SPOT_MM
             && t - lost.t <= FOUND_ON_THE_SPOT_WITHIN_S
     })
-}
-
-/// Takes the piece the track `id` was "found again" as for lost towards
-/// its pocket after all (back into `lost_towards_pocket`, with an alert in
-/// `current`): the track, lost in its turn without leaving the spot and at
-/// no rest, was a mark left where the piece lay, not the piece (clip 6100:
-/// a white knocked at the SE pocket and lost 160 mm from it was "found" 10
-/// mm from where it was lost, a white that stayed 0.4 s and was gone
-/// before the rest, whose count missed a white).
-fn undo_found_on_the_spot(
-    found_where_lost: &mut Vec<(TrackId, LostTowardsPocket)>,
-    lost_towards_pocket: &mut Vec<LostTowardsPocket>,
-    current: &mut SeenStroke,
-    (id, last_seen, t): (TrackId, Point2<f64>, f64),
-) {
-    let Some(k) = found_on_the_spot(found_where_lost, id, last_seen, t) else {
-        return;
-    };
-    let (_, lost) = found_where_lost.remove(k);
-    current.vision.alerts.push(VisionNote {
-        t,
-        message: format!(
-            "a {} found again at ({:.0}, {:.0}) mm, where a {} speeding at the {} pocket was lost {:.2} s before, was lost in its turn without moving: it was not that piece",
-            lost.piece,
-            last_seen.x,
-            last_seen.y,
-            lost.piece,
-            lost.pocket.name(),
-            t - lost.t
-        ),
-    });
-    lost_towards_pocket.push(lost);
 }
 
 /// Records in `stroke` a pocketing never seen, of `piece` into `pocket` at
@@ -7498,17 +7487,37 @@ mod tests {
         );
     }
 
+    /// A carromman lost from sight speeding at `pocket` (no striker seen
+    /// elsewhere).
+    fn lost_carromman(
+        id: TrackId,
+        piece: Piece,
+        pocket: Pocket,
+        last_seen: Point2<f64>,
+        t: f64,
+        speed: f64,
+    ) -> LostTowardsPocket {
+        LostTowardsPocket {
+            id,
+            piece,
+            pocket,
+            last_seen,
+            t,
+            speed,
+            striker_elsewhere: false,
+        }
+    }
+
     #[test]
     fn a_piece_found_again_on_its_spot_and_lost_there_soon_was_a_mark() {
-        let lost = LostTowardsPocket {
-            id: TrackId(29),
-            piece: Piece::White,
-            pocket: Pocket::Se,
-            last_seen: Point2::new(190.0, -262.0),
-            t: 17.6,
-            speed: 620.0,
-            striker_elsewhere: false,
-        };
+        let lost = lost_carromman(
+            TrackId(29),
+            Piece::White,
+            Pocket::Se,
+            Point2::new(190.0, -262.0),
+            17.6,
+            620.0,
+        );
         let found = vec![(TrackId(46), lost)];
         let spot = Point2::new(184.0, -270.0);
         assert_eq!(found_on_the_spot(&found, TrackId(46), spot, 18.0), Some(0));
@@ -7585,15 +7594,14 @@ mod tests {
     /// kind.
     #[test]
     fn a_piece_lost_speeding_at_a_pocket_and_first_seen_again_on_its_lip_came_back_out() {
-        let lost = [LostTowardsPocket {
-            id: TrackId(16),
-            piece: Piece::White,
-            pocket: Pocket::Ne,
-            last_seen: Point2::new(320.0, 303.0),
-            t: 17.567,
-            speed: 766.0,
-            striker_elsewhere: false,
-        }];
+        let lost = [lost_carromman(
+            TrackId(16),
+            Piece::White,
+            Pocket::Ne,
+            Point2::new(320.0, 303.0),
+            17.567,
+            766.0,
+        )];
         let lip = StrokeMachineOptions::default().pocket_reach_mm + CARROMMAN_RADIUS_MM;
         let creeping_off = Vector2::new(-180.0, 120.0);
         let came_back = |piece: Piece, first_t: f64, first_at: (f64, f64), heading| {
@@ -7839,15 +7847,14 @@ mod tests {
         let pocketed = |last_seen: Point2<f64>, set_out: bool| {
             let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
             machine.set_out_for_the_break = set_out;
-            machine.lost_towards_pocket.push(LostTowardsPocket {
-                id: TrackId(12),
-                piece: Piece::Black,
-                pocket: Pocket::Sw,
+            machine.lost_towards_pocket.push(lost_carromman(
+                TrackId(12),
+                Piece::Black,
+                Pocket::Sw,
                 last_seen,
-                t: 2.8,
-                speed: 2500.0,
-                striker_elsewhere: false,
-            });
+                2.8,
+                2500.0,
+            ));
             let mut stroke = stroke_seen(SeenCount::BREAK);
             machine.record_lost_towards_pockets(&mut stroke);
             pockets_of(&stroke)
@@ -8261,15 +8268,14 @@ mod tests {
     fn a_piece_found_again_beyond_its_reach_is_another_disc() {
         // Clip 2838's white, knocked into the NE pocket at 700 mm/s from
         // where it lay beside it.
-        let lost = LostTowardsPocket {
-            id: TrackId(44),
-            piece: Piece::White,
-            pocket: Pocket::Ne,
-            last_seen: Point2::new(274.0, 339.0),
-            t: 13.63,
-            speed: 700.0,
-            striker_elsewhere: false,
-        };
+        let lost = lost_carromman(
+            TrackId(44),
+            Piece::White,
+            Pocket::Ne,
+            Point2::new(274.0, 339.0),
+            13.63,
+            700.0,
+        );
         // A white found 470 mm away 0.37 s later, farther than 700 mm/s
         // goes: one that lay there unseen.
         assert!(lost.found_elsewhere(Point2::new(-199.0, 340.0), 14.0));
@@ -8288,15 +8294,14 @@ mod tests {
 
     #[test]
     fn a_piece_lost_at_a_pocket_then_seen_going_in_is_pocketed_once() {
-        let lost = LostTowardsPocket {
-            id: TrackId(7),
-            piece: Piece::White,
-            pocket: Pocket::Se,
-            last_seen: Point2::new(217.0, -275.0),
-            t: 1.0,
-            speed: 2000.0,
-            striker_elsewhere: false,
-        };
+        let lost = lost_carromman(
+            TrackId(7),
+            Piece::White,
+            Pocket::Se,
+            Point2::new(217.0, -275.0),
+            1.0,
+            2000.0,
+        );
         let seen_in = |t| PocketedPiece {
             piece: Piece::White,
             pocket: Some(Pocket::Se),
@@ -11009,16 +11014,8 @@ mod tests {
     fn a_pocketing_inferred_from_a_piece_lost_far_from_the_pocket_yields_to_the_count() {
         let play = |last_seen: Point2<f64>, blacks_at_rest: usize| {
             let mut stroke = stroke_seen_with(1, 4);
-            LostTowardsPocket {
-                id: TrackId(9),
-                piece: Piece::Black,
-                pocket: Pocket::Se,
-                last_seen,
-                t: 0.2,
-                speed: 3500.0,
-                striker_elsewhere: false,
-            }
-            .record_in(&mut stroke);
+            lost_carromman(TrackId(9), Piece::Black, Pocket::Se, last_seen, 0.2, 3500.0)
+                .record_in(&mut stroke);
             stroke
                 .stroke
                 .pocketed
@@ -11068,15 +11065,14 @@ mod tests {
             black,
             queen: false,
         });
-        LostTowardsPocket {
-            id: TrackId(9),
-            piece: Piece::Black,
-            pocket: Pocket::Se,
-            last_seen: Point2::new(66.0, -44.0),
-            t: 0.2,
-            speed: 3500.0,
-            striker_elsewhere: false,
-        }
+        lost_carromman(
+            TrackId(9),
+            Piece::Black,
+            Pocket::Se,
+            Point2::new(66.0, -44.0),
+            0.2,
+            3500.0,
+        )
         .record_in(&mut stroke);
         let mut tracks = vec![
             track_of(1, Piece::White, Point2::new(10.0, 10.0)),
