@@ -108,6 +108,11 @@ pub struct VisionExtra {
     /// found by its size where the tracker had a carromman may name one.
     #[serde(skip)]
     doubted_flights: Vec<Flight>,
+    /// Whether the stroke was read from a carromman that shot off, the
+    /// striker never seen: where none is found at rest either, one of the
+    /// discs counted at rest is the striker.
+    #[serde(skip)]
+    striker_unseen: bool,
     /// "Strikers" seen going in (when, s) that had followed a carromman
     /// lost from sight mid-board, and that carromman's kind: the piece they
     /// were if the striker rests on the board at the end.
@@ -838,9 +843,8 @@ impl StrokeMachine {
             }
         }
         if stroke.vision.doubted_overboard.is_empty() {
-            if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, striker_counted_as)
-            {
-                first_unnamed_flight_left_as(stroke, piece);
+            if let Some(named) = unnamed_flight_named(stroke, rest, striker_counted_as) {
+                first_unnamed_flight_left_as(stroke, named);
             }
             return;
         }
@@ -892,8 +896,8 @@ impl StrokeMachine {
             });
             stroke.stroke.overboard.push(off);
         }
-        if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, striker_counted_as) {
-            first_unnamed_flight_left_as(stroke, piece);
+        if let Some(named) = unnamed_flight_named(stroke, rest, striker_counted_as) {
+            first_unnamed_flight_left_as(stroke, named);
         }
         sort_overboard(stroke);
     }
@@ -2689,6 +2693,7 @@ impl StrokeMachine {
             &self.on_lips_at_strike,
         );
         done.vision.rest = Some(RestSnapshot::of(frame, self.viewpoint));
+        done.vision.striker_unseen = self.read_from_a_carromman;
         self.lying_at_last_rest = frame
             .tracks
             .iter()
@@ -3634,9 +3639,57 @@ fn flight_named_by_the_striker_found(
     })
 }
 
+/// Where no striker is found at rest and none was seen all stroke (read
+/// from a carromman that shot off), one of the discs counted at rest is the
+/// striker, counted as a carromman: the first disc seen in flight that the
+/// count left unnamed, clearly darker than the frame, is a black that left
+/// if the count holds no more blacks than were on the board
+/// ([`missing_after_the_stroke`]). Clip 6212: at the break a black flew off
+/// at 4 m/s, never followed, while the striker, unseen under the hand
+/// before it was struck and ringed in nearly the board's grey, came to
+/// rest by the centre counted as a black. Where the striker itself flew
+/// off unseen, the flight is the striker's: the strikers in the renders and
+/// photos are white, cream or brightly coloured, but one dark enough to
+/// read clearly darker than the frame would be taken for a black here.
+fn flight_named_by_an_unfound_striker(stroke: &SeenStroke, rest: &RestSnapshot) -> Option<Piece> {
+    (stroke.vision.striker_unseen
+        && rest.striker_counted_as.is_none()
+        && rest.pieces.iter().all(|p| p.piece != Piece::Striker)
+        && stroke
+            .vision
+            .doubted_flights
+            .first()
+            .is_some_and(|flight| flight.clearly_darker)
+        && missing_after_the_stroke(stroke, rest, Piece::Black))
+    .then_some(Piece::Black)
+}
+
+/// What the first disc seen in flight that the count left unnamed was, and
+/// why, where the striker found by its size
+/// ([`flight_named_by_the_striker_found`]) or not found at all
+/// ([`flight_named_by_an_unfound_striker`]) says.
+fn unnamed_flight_named(
+    stroke: &SeenStroke,
+    rest: &RestSnapshot,
+    counted_as: Option<Piece>,
+) -> Option<(Piece, String)> {
+    if let Some(piece) = flight_named_by_the_striker_found(stroke, rest, counted_as) {
+        return Some((
+            piece,
+            format!("which the count at rest misses once the striker, followed as a {piece}, is taken out"),
+        ));
+    }
+    flight_named_by_an_unfound_striker(stroke, rest).map(|piece| {
+        (
+            piece,
+            format!("clearly darker than the frame; the striker, never seen and not found at rest, is counted as a carromman, so the count at rest holding every {piece} misses one"),
+        )
+    })
+}
+
 /// The first disc seen in flight that the count left unnamed left the
-/// board as a `piece` (see [`flight_named_by_the_striker_found`]).
-fn first_unnamed_flight_left_as(stroke: &mut SeenStroke, piece: Piece) {
+/// board as a `piece`, for the reason `why` gives.
+fn first_unnamed_flight_left_as(stroke: &mut SeenStroke, (piece, why): (Piece, String)) {
     if stroke.vision.doubted_flights.is_empty() {
         return;
     }
@@ -3647,8 +3700,8 @@ fn first_unnamed_flight_left_as(stroke: &mut SeenStroke, piece: Piece) {
         .alerts
         .retain(|note| !(note.message == unnamed && note.t == flight.t));
     let message = format!(
-        "a disc seen in flight over the frame at ({:.0}, {:.0}) mm left the board: a {piece}, which the count at rest misses once the striker, followed as a {piece}, is taken out",
-        flight.at.x, flight.at.y
+        "a disc seen in flight over the frame at ({:.0}, {:.0}) mm left the board: a {piece}, {}",
+        flight.at.x, flight.at.y, why
     );
     flew_off_as(stroke, &flight, piece, message);
     sort_overboard(stroke);
@@ -10450,6 +10503,54 @@ mod tests {
             "{:?}",
             none_left.stroke
         );
+    }
+
+    /// Clip 6212: at the break a black flies off unfollowed, and the
+    /// striker, never seen all stroke, comes to rest counted as a black and
+    /// is not found by its size: the count at rest holds every black, and
+    /// the flight, clearly darker than the frame, is left unnamed until
+    /// the outlines are looked at. It left as a black where the striker was
+    /// never seen; not where the striker was seen (the count is then whole
+    /// without it), nor for a disc no darker than the frame, nor with a
+    /// black more at rest than before.
+    #[test]
+    fn a_dark_flight_leaves_as_a_black_where_the_striker_was_never_seen_nor_found() {
+        let play = |striker_unseen: bool, luma_change: f32, blacks_at_rest: u32| {
+            let mut stroke = stroke_seen_with(1, 2);
+            stroke.vision.striker_unseen = striker_unseen;
+            let mut tracks = vec![track_of(1, Piece::White, Point2::new(-100.0, 0.0))];
+            for k in 0..blacks_at_rest {
+                let at = Point2::new(100.0 + 50.0 * f64::from(k), 0.0);
+                tracks.push(track_of(2 + k, Piece::Black, at));
+            }
+            flew_over_the_west_frame(&mut stroke, luma_change);
+            let at_rest = at_rest_with(tracks);
+            reconcile_exits(&mut stroke, &at_rest, &[], &[]);
+            let named_at_once = stroke.stroke.overboard.len();
+            stroke.vision.rest = Some(RestSnapshot::of(&at_rest, None));
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            machine.finished.push(stroke);
+            machine.outlines_looked_at(at_rest.index);
+            let stroke = machine.finished.pop().expect("the stroke just pushed");
+            (named_at_once, stroke)
+        };
+        let (named_at_once, stroke) = play(true, -25.0, 2);
+        assert_eq!(named_at_once, 0, "{:?}", stroke.stroke);
+        let off: Vec<Piece> = stroke.stroke.overboard.iter().map(|o| o.piece).collect();
+        assert_eq!(off, vec![Piece::Black], "{:?}", stroke.vision.alerts);
+        assert_eq!(stroke.stroke.overboard[0].t, Some(2.77));
+        assert!(alerted(&stroke, "never seen and not found at rest"));
+        assert!(!alerted(&stroke, "misses no black"));
+        for (striker_unseen, luma_change, blacks_at_rest) in
+            [(false, -25.0, 2), (true, 5.0, 2), (true, -25.0, 3)]
+        {
+            let (_, stroke) = play(striker_unseen, luma_change, blacks_at_rest);
+            assert!(
+                stroke.stroke.overboard.is_empty(),
+                "{striker_unseen} {luma_change} {blacks_at_rest}: {:?}",
+                stroke.stroke
+            );
+        }
     }
 
     #[test]
