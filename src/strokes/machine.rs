@@ -650,7 +650,8 @@ pub struct StrokeMachine {
     read_from_a_carromman: bool,
     /// The track of a disc read as a carromman that the current stroke took
     /// for the struck striker, first seen speeding away from a seat's base
-    /// lines ([`StrokeMachine::striker_taken_for_a_carromman`]).
+    /// lines ([`StrokeMachine::striker_taken_for_a_carromman`]), and not past
+    /// a carromman on its way from them.
     striker_read_as_a_carromman: Option<TrackId>,
     /// The carromman whose launch started the stroke under way with no
     /// striker seen, the frame it was seen launched in, and its speed then
@@ -1067,7 +1068,19 @@ impl StrokeMachine {
         if let Some((disc, launch)) = taken_for_a_carromman {
             struck =
                 Some(self.strike_launched(frame, disc, launch, Some(launch.seat), first_frame));
-            self.striker_read_as_a_carromman = Some(disc.id);
+            let knocked_on = self.came_past_a_piece_lying_on_its_way(frame, disc, &launch);
+            // Where it came past a piece lying on its way, it may be that
+            // piece: its going in says nothing of the striker's.
+            self.striker_read_as_a_carromman = (!knocked_on).then_some(disc.id);
+            if knocked_on {
+                self.note_on_current(
+                    frame.t,
+                    format!(
+                        "the {} taken for the struck striker came into sight past a piece lying on its way from the lines: it may be that piece, knocked on",
+                        disc.piece.name()
+                    ),
+                );
+            }
             self.note_on_current(
                 frame.t,
                 format!(
@@ -1492,6 +1505,41 @@ impl StrokeMachine {
             other != t.id
                 && (spot - born_at).norm() <= 2.0 * CARROMMAN_RADIUS_MM
                 && lay_still(recent, other, spot, first - NEIGHBOUR_STILL_FRAMES..first)
+        })
+    }
+
+    /// Whether `t`, a disc taken for the struck striker, came into sight
+    /// past a carromman's track on its way from its base lines, off them,
+    /// with room for the striker behind it: the striker met that piece, and
+    /// `t` may be the piece knocked on (clip 6251: a white lying 75 mm up
+    /// the striker's line sped off as a new track, and the striker stopped
+    /// short, counted as a white at rest; clip 6257 the same with a dark
+    /// striker and a black).
+    fn came_past_a_piece_lying_on_its_way(
+        &self,
+        frame: &TrackFrame,
+        t: &Track,
+        launch: &Launch,
+    ) -> bool {
+        let Some(back) = (-t.velocity).try_normalize(1e-9) else {
+            return false;
+        };
+        let lines = launch.from + back * launch.travelled;
+        let Some(along_way) = (launch.from - lines).try_normalize(1e-9) else {
+            return false;
+        };
+        let length = launch.travelled;
+        let on_its_way = |spot: Point2<f64>| {
+            let along = (spot - lines).dot(&along_way);
+            let aside = (spot - lines - along_way * along).norm();
+            (2.0 * STRIKER_RADIUS_MM..=length).contains(&along)
+                && aside <= STRIKER_RADIUS_MM + CARROMMAN_RADIUS_MM
+                && seat_at(spot).is_none()
+        };
+        // Moving or not: the piece the striker met may be under way
+        // already, or its track may have caught the striker's blur.
+        frame.tracks.iter().any(|other| {
+            other.id != t.id && other.piece != Piece::Striker && on_its_way(other.position)
         })
     }
 
@@ -3248,6 +3296,18 @@ fn reconcile_exits(
                 !short_count[i] && !laws_count[i] && take_missing(&mut missing, p.piece);
         }
     }
+    // Kinds the count at rest holds as many of as the laws have, besides
+    // those kept leaving, where more were seen before the stroke than the
+    // laws have: ghosts swelled the count before, and one of those kinds
+    // missing against it is no departure.
+    let held_whole_against_swollen: Vec<Piece> = [Piece::White, Piece::Black, Piece::Queen]
+        .into_iter()
+        .filter(|&piece| {
+            let gone = kept_of_kind(piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
+                + kept_of_kind(piece, overboard.iter().map(|o| o.piece), &kept_overboard);
+            laws_miss_none(piece, gone)
+        })
+        .collect();
     // The one kind the count misses, if exactly one is missing and it is a
     // carromman (the striker is missing whenever it is taken for a carromman).
     let renamed_to = |missing: &[(Piece, u32)]| -> Option<Piece> {
@@ -3312,7 +3372,9 @@ fn reconcile_exits(
                     p.t,
                     format!("a piece seen as the striker went in; it had followed a {piece} lost from sight mid-board, and was that {piece}"),
                 );
-            } else if let Some(piece) = renamed_to(&missing) {
+            } else if let Some(piece) =
+                renamed_to(&missing).filter(|piece| !held_whole_against_swollen.contains(piece))
+            {
                 take_missing(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
@@ -3320,6 +3382,15 @@ fn reconcile_exits(
                     stroke,
                     p.t,
                     format!("a piece seen as the striker went in; the count at rest says it was a {piece}"),
+                );
+            } else if let Some(piece) = renamed_to(&missing) {
+                // Clips 6244, 3991: a white striker read as a white before
+                // the strike made 11 whites where the laws had 9; the striker
+                // was found at rest, and 9 whites with it.
+                alert(
+                    stroke,
+                    p.t,
+                    format!("a piece seen as the striker went in, but the striker is on the board; the count at rest misses a {piece} only against a count swollen before the stroke, and holds as many as the laws have"),
                 );
             } else {
                 alert(
@@ -6328,6 +6399,51 @@ mod tests {
         };
         assert_eq!(went_in(0), [(Piece::Striker, Some(Pocket::Ne))]);
         assert_eq!(went_in(1), [(Piece::White, Some(Pocket::Ne))]);
+    }
+
+    /// Clip 6251: a white taken for the struck striker came into sight
+    /// 130 mm up south's lines, past a white lying on its way there (the
+    /// striker met that white and stopped short, counted as a white). Its
+    /// going in is a white's, though the count at rest misses no white. A
+    /// white lying off its way says nothing, and the striker went in.
+    #[test]
+    fn a_white_taken_for_the_striker_come_past_a_piece_lying_on_its_way_went_in_as_a_white() {
+        let south_lines = Point2::new(
+            60.0,
+            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        );
+        let pocket = pocket_centre(Pocket::Ne);
+        let way = (pocket - south_lines).normalize();
+        let across = Vector2::new(-way.y, way.x);
+        let went_in = |aside_mm: f64| {
+            let lying = south_lines + way * 80.0 + across * aside_mm;
+            let frames = (0..80u32).map(move |i| {
+                let mut discs = vec![
+                    disc(Piece::Black, Point2::new(-250.0, 250.0)),
+                    disc(Piece::White, lying),
+                ];
+                if i >= 20 {
+                    let at = south_lines + way * (130.0 + 30.0 * f64::from(i - 20));
+                    if (at - south_lines).norm() <= (pocket - south_lines).norm() {
+                        discs.push(disc(Piece::White, at));
+                    }
+                }
+                (discs, arm_over_the_board(Seat::South, 5..18, i))
+            });
+            let laws = SeenCount {
+                white: 1,
+                black: 1,
+                queen: false,
+            };
+            let strokes = run_calling_at_strikes(frames, |machine| {
+                machine.laws_count_at_strike(laws);
+            });
+            assert_eq!(strokes.len(), 1, "{strokes:?}");
+            assert!(alerted(&strokes[0], "taken for the struck striker"));
+            pockets_of(&strokes[0])
+        };
+        assert_eq!(went_in(25.0), [(Piece::White, Some(Pocket::Ne))]);
+        assert_eq!(went_in(90.0), [(Piece::Striker, Some(Pocket::Ne))]);
     }
 
     #[test]
@@ -9624,6 +9740,42 @@ mod tests {
         assert_eq!(play(true, false), vec![Piece::Striker]);
         assert_eq!(play(false, false), vec![Piece::White]);
         assert_eq!(play(true, true), vec![Piece::White]);
+    }
+
+    /// Clips 6244 and 3991: a "striker" seen going into the NE pocket,
+    /// the striker found at rest. 11 whites were seen before where the laws
+    /// had 9 (a white striker read as a white among them), and 9 rest: the
+    /// count misses whites only against the swollen count, and nothing went
+    /// in. Where the laws had 10 whites, or there is no laws' count, the
+    /// count at rest says a white went in.
+    #[test]
+    fn a_striker_seen_going_in_is_no_white_the_count_misses_only_against_a_swollen_count() {
+        let play = |laws_whites: Option<u32>| {
+            let mut stroke = stroke_seen_with(11, 2);
+            stroke.vision.laws_before = laws_whites.map(|white| SeenCount {
+                white,
+                black: 2,
+                queen: false,
+            });
+            stroke.stroke.pocketed = vec![PocketedPiece {
+                piece: Piece::Striker,
+                pocket: Some(Pocket::Ne),
+                t: Some(6.8),
+                late: false,
+            }];
+            let mut tracks = carrommen_in_a_row(9, 2);
+            tracks.push(track_of(30, Piece::Striker, Point2::new(284.0, 103.0)));
+            reconcile_exits(&mut stroke, &at_rest_with(tracks), &[], &[]);
+            (kinds_pocketed(&stroke), stroke)
+        };
+        let (pocketed, stroke) = play(Some(9));
+        assert!(pocketed.is_empty(), "{pocketed:?}");
+        assert!(alerted(
+            &stroke,
+            "only against a count swollen before the stroke"
+        ));
+        assert_eq!(play(Some(10)).0, vec![Piece::White]);
+        assert_eq!(play(None).0, vec![Piece::White]);
     }
 
     /// Clip 3750: a white lying 55 mm from the NW pocket's centre (track
