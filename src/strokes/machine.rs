@@ -633,8 +633,8 @@ pub struct StrokeMachine {
     /// and edges with no hand about: kind, last seen (board mm), when (s).
     lost_mid_board: Vec<(Piece, Point2<f64>, f64)>,
     /// The carrommen lying on the board when the last stroke came to rest,
-    /// and where.
-    lying_at_last_rest: Vec<(TrackId, Point2<f64>)>,
+    /// where, and what their tracks read them as.
+    lying_at_last_rest: Vec<(TrackId, Point2<f64>, Piece)>,
     /// Whether the current stroke's striker was seen behind its seat's base
     /// lines, on its cushion's side, soon after the strike: struck back.
     struck_back: bool,
@@ -2724,7 +2724,56 @@ impl StrokeMachine {
                 .any(|t| t.id == id && t.seen_this_frame() && behind_the_lines(t.position, seat));
     }
 
+    /// Drops the striker lost from sight speeding at a pocket where no
+    /// striker rests and a carromman does, short of the pocket and within
+    /// [`STOPPED_SHORT_MM`] of where the striker was lost, on a spot where
+    /// none of its kind lay at the last rest: the striker stopped there, read as a
+    /// carromman by its colour (clip 6129: lost 31 mm short of where a
+    /// "white" came to rest, the striker; clip 3991: 84 mm short, off the
+    /// north cushion).
+    fn drop_strikers_stopped_short(&mut self, stroke: &mut SeenStroke, at_rest: &TrackFrame) {
+        if at_rest.tracks.iter().any(|t| t.piece == Piece::Striker) {
+            return;
+        }
+        let lying_before = &self.lying_at_last_rest;
+        // Of its kind: the striker may stop where the piece it knocked on
+        // lay (clip 6129: a "white" resting 4 mm from where a black lay).
+        let new_at_rest = |t: &&Track| {
+            t.piece != Piece::Striker
+                && lying_before.iter().all(|&(_, spot, piece)| {
+                    piece != t.piece || (spot - t.position).norm() > 2.0 * CARROMMAN_RADIUS_MM
+                })
+        };
+        self.lost_towards_pocket.retain(|lost| {
+            if lost.piece != Piece::Striker {
+                return true;
+            }
+            let to_the_pocket = (pocket_centre(lost.pocket) - lost.last_seen).norm();
+            let stopped = at_rest.tracks.iter().filter(new_at_rest).find(|t| {
+                let away = (t.position - lost.last_seen).norm();
+                away <= STOPPED_SHORT_MM && away < to_the_pocket
+            });
+            let Some(stopped) = stopped else {
+                return true;
+            };
+            stroke.vision.alerts.push(VisionNote {
+                t: lost.t,
+                message: format!(
+                    "a striker lost from sight at ({:.0}, {:.0}) mm speeding at the {} pocket is not taken as pocketed: no striker rests, but a {} does at ({:.0}, {:.0}) mm, short of the pocket where none lay before the stroke: the striker stopped there",
+                    lost.last_seen.x,
+                    lost.last_seen.y,
+                    lost.pocket.name(),
+                    stopped.piece,
+                    stopped.position.x,
+                    stopped.position.y
+                ),
+            });
+            false
+        });
+    }
+
     fn close_at_rest(&mut self, mut done: SeenStroke, frame: &TrackFrame) {
+        self.drop_strikers_stopped_short(&mut done, frame);
         self.record_lost_towards_pockets(&mut done);
         for stopped in std::mem::take(&mut self.stopped_on) {
             if stopped.went_in_judged_at_rest(frame, &self.pocketed_tracks) {
@@ -2746,7 +2795,7 @@ impl StrokeMachine {
             .tracks
             .iter()
             .filter(|t| t.piece != Piece::Striker)
-            .map(|t| (t.id, t.position))
+            .map(|t| (t.id, t.position, t.piece))
             .collect();
         // No stroke yet, or the board found set out since: this one would
         // be the break.
@@ -4685,13 +4734,13 @@ impl LostBehindTheLines {
     fn of(
         stroke: &Stroke,
         (struck_back, its_kind_since): (bool, bool),
-        lying_at_last_rest: &[(TrackId, Point2<f64>)],
+        lying_at_last_rest: &[(TrackId, Point2<f64>, Piece)],
         (id, piece, last_seen, t): (TrackId, Piece, Point2<f64>, f64),
     ) -> Option<LostBehindTheLines> {
         let struck = stroke.t.filter(|_| struck_back && !its_kind_since)?;
         let lay_there = lying_at_last_rest
             .iter()
-            .any(|&(lying, at)| lying == id && (at - last_seen).norm() <= STILL_SINCE_REST_MM);
+            .any(|&(lying, at, _)| lying == id && (at - last_seen).norm() <= STILL_SINCE_REST_MM);
         let behind = behind_the_lines(last_seen, stroke.seat);
         (lay_there && behind && t - struck <= LOST_BEHIND_THE_LINES_WITHIN_S).then_some(
             LostBehindTheLines {
@@ -4974,6 +5023,10 @@ impl LeftTheBoard {
             <= self.speed.max(JUMP_SPEED) * (t - self.seen_t) + 2.0 * CARROMMAN_RADIUS_MM
     }
 }
+
+/// A striker lost speeding at a pocket with a new carromman resting this
+/// near (mm) to where it was lost, short of the pocket, stopped there.
+const STOPPED_SHORT_MM: f64 = 100.0;
 
 /// A piece lost heading into a pocket and found again within this many
 /// seconds... (Over 122 of the simulator's clips, the four finds 300-420 mm
@@ -8007,6 +8060,46 @@ mod tests {
             pocketed(Point2::new(-150.0, 120.0)),
             [(Piece::Striker, Some(Pocket::Se))]
         );
+    }
+
+    /// Clip 6129: the striker lost from sight at (-288, -140) mm speeding
+    /// at the SW pocket stopped 32 mm on, read as a white, where a black
+    /// lay at the last rest (the black it knocked in). Not pocketed. With a
+    /// white lying there at the last rest, or the "white" at rest past
+    /// [`STOPPED_SHORT_MM`], or a striker resting elsewhere, nothing says
+    /// the striker stopped, and it went in.
+    #[test]
+    fn a_striker_lost_at_a_pocket_with_a_new_carromman_resting_just_on_stopped_there() {
+        let pocketed = |lay_before: Piece, rests_at: Point2<f64>, striker_at_rest: bool| {
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            let spot = Point2::new(-291.0, -167.0);
+            machine.lying_at_last_rest = vec![(TrackId(4), spot, lay_before)];
+            machine.lost_towards_pocket.push(lost_carromman(
+                TrackId(19),
+                Piece::Striker,
+                Pocket::Sw,
+                Point2::new(-288.0, -140.0),
+                10.1,
+                900.0,
+            ));
+            let mut tracks = vec![track_of(30, Piece::White, rests_at)];
+            if striker_at_rest {
+                tracks.push(track_of(31, Piece::Striker, Point2::new(100.0, 100.0)));
+            }
+            let mut stroke = stroke_seen(SeenCount::default());
+            machine.drop_strikers_stopped_short(&mut stroke, &at_rest_with(tracks));
+            machine.record_lost_towards_pockets(&mut stroke);
+            pockets_of(&stroke)
+        };
+        let stopped_at = Point2::new(-294.0, -171.0);
+        assert_eq!(pocketed(Piece::Black, stopped_at, false), []);
+        let went_in = [(Piece::Striker, Some(Pocket::Sw))];
+        assert_eq!(pocketed(Piece::White, stopped_at, false), went_in);
+        assert_eq!(
+            pocketed(Piece::Black, Point2::new(-150.0, -140.0), false),
+            went_in
+        );
+        assert_eq!(pocketed(Piece::Black, stopped_at, true), went_in);
     }
 
     #[test]
@@ -11566,7 +11659,7 @@ mod tests {
                            lay_at: (f64, f64),
                            t: f64| {
             let mut stroke = stroke_seen_with(9, 7);
-            let lying = [(TrackId(14), Point2::new(lay_at.0, lay_at.1))];
+            let lying = [(TrackId(14), Point2::new(lay_at.0, lay_at.1), Piece::Black)];
             let lost = (
                 TrackId(14),
                 Piece::Black,
