@@ -6418,10 +6418,7 @@ mod tests {
     /// laws have a white, the count at rest misses it, and a white went in.
     #[test]
     fn a_striker_read_as_a_white_that_goes_into_a_pocket_went_in_as_the_striker() {
-        let south_lines = Point2::new(
-            60.0,
-            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
-        );
+        let south_lines = between_south_lines(60.0);
         let pocket = pocket_centre(Pocket::Ne);
         let step = (pocket - south_lines).normalize() * 30.0;
         let frames = move || {
@@ -6437,21 +6434,38 @@ mod tests {
                 (discs, arm_over_the_board(Seat::South, 5..18, i))
             })
         };
-        let went_in = |laws_whites: u32| {
-            let laws = SeenCount {
-                white: laws_whites,
-                black: 1,
-                queen: false,
-            };
-            let strokes = run_calling_at_strikes(frames(), |machine| {
-                machine.laws_count_at_strike(laws);
-            });
-            assert_eq!(strokes.len(), 1, "{strokes:?}");
-            assert!(alerted(&strokes[0], "taken for the struck striker"));
-            pockets_of(&strokes[0])
-        };
+        let went_in =
+            |laws_whites: u32| pockets_of_a_disc_taken_for_the_striker(frames(), laws_whites);
         assert_eq!(went_in(0), [(Piece::Striker, Some(Pocket::Ne))]);
         assert_eq!(went_in(1), [(Piece::White, Some(Pocket::Ne))]);
+    }
+
+    /// The point `x` mm east of the centre midway between south's base lines.
+    fn between_south_lines(x: f64) -> Point2<f64> {
+        Point2::new(
+            x,
+            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
+        )
+    }
+
+    /// What went in at the one stroke of `frames`, whose striker is a disc
+    /// read as a carromman, with the laws' count at the strike of
+    /// `laws_whites` whites and a black.
+    fn pockets_of_a_disc_taken_for_the_striker(
+        frames: impl Iterator<Item = (Vec<Detection>, Vec<Occluder>)>,
+        laws_whites: u32,
+    ) -> Vec<(Piece, Option<Pocket>)> {
+        let laws = SeenCount {
+            white: laws_whites,
+            black: 1,
+            queen: false,
+        };
+        let strokes = run_calling_at_strikes(frames, |machine| {
+            machine.laws_count_at_strike(laws);
+        });
+        assert_eq!(strokes.len(), 1, "{strokes:?}");
+        assert!(alerted(&strokes[0], "taken for the struck striker"));
+        pockets_of(&strokes[0])
     }
 
     /// Clip 6251: a white taken for the struck striker came into sight
@@ -6461,10 +6475,7 @@ mod tests {
     /// white lying off its way says nothing, and the striker went in.
     #[test]
     fn a_white_taken_for_the_striker_come_past_a_piece_lying_on_its_way_went_in_as_a_white() {
-        let south_lines = Point2::new(
-            60.0,
-            -(BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM + BASE_BAND_FAR_EDGE_FROM_CENTRE_MM) / 2.0,
-        );
+        let south_lines = between_south_lines(60.0);
         let pocket = pocket_centre(Pocket::Ne);
         let way = (pocket - south_lines).normalize();
         let across = Vector2::new(-way.y, way.x);
@@ -6483,17 +6494,7 @@ mod tests {
                 }
                 (discs, arm_over_the_board(Seat::South, 5..18, i))
             });
-            let laws = SeenCount {
-                white: 1,
-                black: 1,
-                queen: false,
-            };
-            let strokes = run_calling_at_strikes(frames, |machine| {
-                machine.laws_count_at_strike(laws);
-            });
-            assert_eq!(strokes.len(), 1, "{strokes:?}");
-            assert!(alerted(&strokes[0], "taken for the struck striker"));
-            pockets_of(&strokes[0])
+            pockets_of_a_disc_taken_for_the_striker(frames, 1)
         };
         assert_eq!(went_in(25.0), [(Piece::White, Some(Pocket::Ne))]);
         assert_eq!(went_in(90.0), [(Piece::Striker, Some(Pocket::Ne))]);
