@@ -1068,15 +1068,15 @@ impl StrokeMachine {
         if let Some((disc, launch)) = taken_for_a_carromman {
             struck =
                 Some(self.strike_launched(frame, disc, launch, Some(launch.seat), first_frame));
-            let knocked_on = self.came_past_a_piece_lying_on_its_way(frame, disc, &launch);
-            // Where it came past a piece lying on its way, it may be that
-            // piece: its going in says nothing of the striker's.
+            let knocked_on = self.came_past_a_carromman_on_its_way(frame, disc, &launch);
+            // Where it came past a carromman on its way, it may be that
+            // carromman: its going in says nothing of the striker's.
             self.striker_read_as_a_carromman = (!knocked_on).then_some(disc.id);
             if knocked_on {
                 self.note_on_current(
                     frame.t,
                     format!(
-                        "the {} taken for the struck striker came into sight past a piece lying on its way from the lines: it may be that piece, knocked on",
+                        "the {} taken for the struck striker came into sight past a carromman on its way from the lines: it may be that carromman, knocked on",
                         disc.piece.name()
                     ),
                 );
@@ -1515,7 +1515,7 @@ impl StrokeMachine {
     /// the striker's line sped off as a new track, and the striker stopped
     /// short, counted as a white at rest; clip 6257 the same with a dark
     /// striker and a black).
-    fn came_past_a_piece_lying_on_its_way(
+    fn came_past_a_carromman_on_its_way(
         &self,
         frame: &TrackFrame,
         t: &Track,
@@ -3333,13 +3333,17 @@ fn reconcile_exits(
             .is_some_and(|laws| laws.of_kind(piece) < before.of_kind(piece))
             && missing_of(&missed_by_the_laws, piece) <= gone
     };
+    // How many of a kind are kept as leaving so far.
+    let kept_leaving = |piece: Piece, kept_pocketed: &[bool], kept_overboard: &[bool]| {
+        kept_of_kind(piece, pocketed.iter().map(|q| q.piece), kept_pocketed)
+            + kept_of_kind(piece, overboard.iter().map(|o| o.piece), kept_overboard)
+    };
     let mut short_count = vec![false; pocketed.len()];
     let mut laws_count = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
         if weak[i].is_some() {
             short_count[i] = seen_short_of_the_laws(p.piece);
-            let gone = kept_of_kind(p.piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
-                + kept_of_kind(p.piece, overboard.iter().map(|o| o.piece), &kept_overboard);
+            let gone = kept_leaving(p.piece, &kept_pocketed, &kept_overboard);
             laws_count[i] = laws_miss_none(p.piece, gone);
             kept_pocketed[i] =
                 !short_count[i] && !laws_count[i] && take_missing(&mut missing, p.piece);
@@ -3352,9 +3356,7 @@ fn reconcile_exits(
     let held_whole_against_swollen: Vec<Piece> = [Piece::White, Piece::Black, Piece::Queen]
         .into_iter()
         .filter(|&piece| {
-            let gone = kept_of_kind(piece, pocketed.iter().map(|q| q.piece), &kept_pocketed)
-                + kept_of_kind(piece, overboard.iter().map(|o| o.piece), &kept_overboard);
-            laws_miss_none(piece, gone)
+            laws_miss_none(piece, kept_leaving(piece, &kept_pocketed, &kept_overboard))
         })
         .collect();
     // The one kind the count misses, if exactly one is missing and it is a
@@ -3412,43 +3414,31 @@ fn reconcile_exits(
                 .iter()
                 .find(|(t, _)| Some(*t) == p.t)
                 .map(|&(_, kind)| kind);
-            if let Some(piece) = followed {
+            let counted = renamed_to(&missing);
+            let swollen = counted.filter(|piece| held_whole_against_swollen.contains(piece));
+            let renamed = followed
+                .map(|piece| {
+                    (piece, format!("a piece seen as the striker went in; it had followed a {piece} lost from sight mid-board, and was that {piece}"))
+                })
+                .or_else(|| {
+                    counted.filter(|_| swollen.is_none()).map(|piece| {
+                        (piece, format!("a piece seen as the striker went in; the count at rest says it was a {piece}"))
+                    })
+                });
+            let why = if let Some((piece, why)) = renamed {
                 take_missing(&mut missing, piece);
                 p.piece = piece;
                 kept_pocketed[i] = true;
-                alert(
-                    stroke,
-                    p.t,
-                    format!("a piece seen as the striker went in; it had followed a {piece} lost from sight mid-board, and was that {piece}"),
-                );
-            } else if let Some(piece) =
-                renamed_to(&missing).filter(|piece| !held_whole_against_swollen.contains(piece))
-            {
-                take_missing(&mut missing, piece);
-                p.piece = piece;
-                kept_pocketed[i] = true;
-                alert(
-                    stroke,
-                    p.t,
-                    format!("a piece seen as the striker went in; the count at rest says it was a {piece}"),
-                );
-            } else if let Some(piece) = renamed_to(&missing) {
+                why
+            } else if let Some(piece) = swollen {
                 // Clips 6244, 3991: a white striker read as a white before
                 // the strike made 11 whites where the laws had 9; the striker
                 // was found at rest, and 9 whites with it.
-                alert(
-                    stroke,
-                    p.t,
-                    format!("a piece seen as the striker went in, but the striker is on the board; the count at rest misses a {piece} only against a count swollen before the stroke, and holds as many as the laws have"),
-                );
+                format!("a piece seen as the striker went in, but the striker is on the board; the count at rest misses a {piece} only against a count swollen before the stroke, and holds as many as the laws have")
             } else {
-                alert(
-                    stroke,
-                    p.t,
-                    "a piece seen as the striker went in, but the striker is on the board"
-                        .to_string(),
-                );
-            }
+                "a piece seen as the striker went in, but the striker is on the board".to_string()
+            };
+            alert(stroke, p.t, why);
             continue;
         }
         // A carromman's colour seen going in outweighs a count that misses
@@ -3772,8 +3762,8 @@ fn flight_named_by_the_striker_found(
 /// photos are white, cream or brightly coloured, but one dark enough to
 /// read clearly darker than the frame would be taken for a black here.
 fn flight_named_by_an_unfound_striker(stroke: &SeenStroke, rest: &RestSnapshot) -> Option<Piece> {
+    // A striker found by its outline is in `rest.pieces` as the striker.
     (stroke.vision.striker_unseen
-        && rest.striker_counted_as.is_none()
         && rest.pieces.iter().all(|p| p.piece != Piece::Striker)
         && stroke
             .vision
