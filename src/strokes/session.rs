@@ -783,7 +783,8 @@ impl ClipTracker {
                 .audit(&look, &tracks, &mut self.detector, &mut self.tracker)
                 .map_err(StageError::Detect)?;
             for print in prints {
-                self.machine.alert(tracks.t, print.alert());
+                self.machine
+                    .print_dropped(tracks.t, print.piece, print.alert());
             }
             let mut image = self
                 .settled
