@@ -3513,7 +3513,21 @@ fn reconcile_exits(
             );
             continue;
         }
-        if let Some(piece) = renamed_to(&missing) {
+        // A shortfall that prints of its kind dropped meanwhile account
+        // for names nothing: the print may have been the piece, lying
+        // still on the centre design (clip 6153: a black at the centre
+        // dropped as a print after the break, and a white seen leaving
+        // renamed a black).
+        let named = renamed_to(&missing).filter(|&piece| {
+            let prints = stroke
+                .vision
+                .prints_dropped
+                .iter()
+                .filter(|&&q| q == piece)
+                .count();
+            missing_of(&missing, piece) as usize > prints
+        });
+        if let Some(piece) = named {
             take_missing(&mut missing, piece);
             o.piece = piece;
             kept_overboard[i] = true;
@@ -8758,6 +8772,52 @@ mod tests {
         );
         assert!(overboard(&gentle).is_empty(), "{gentle:?}");
         assert!(alerted(&gentle[0], "by the cushion"), "{gentle:?}");
+    }
+
+    #[test]
+    fn a_departure_is_renamed_by_the_count_only_where_no_print_of_that_kind_was_dropped() {
+        // A white knocked hard over the west frame; a black lying by the
+        // centre is lost from sight, and a white slides into sight (the
+        // black, read as one): the count at rest misses only a black.
+        let stroke = |print_dropped: bool| {
+            let start = Point2::new(-100.0, 60.0);
+            let step = nalgebra::Vector2::new(-80.0, 0.0);
+            let frames = (0..70u32).map(move |i| {
+                let mut discs = knocked_at_the_frame(Piece::White, start, step, i);
+                // The striker stops where it was last seen.
+                if i >= 14 {
+                    let stopped = placed_north() - nalgebra::Vector2::new(0.0, 200.0);
+                    discs.push(disc(Piece::Striker, stopped));
+                }
+                if i < 22 {
+                    discs.push(disc(Piece::Black, Point2::new(20.0, -5.0)));
+                }
+                if i >= 24 {
+                    let x = -100.0 + 8.0 * f64::from(i.min(34));
+                    discs.push(disc(Piece::White, Point2::new(x, -150.0)));
+                }
+                (discs, Vec::new())
+            });
+            run_calling_at_strikes(frames, |machine| {
+                if print_dropped {
+                    machine.print_dropped(0.7, Piece::Black, "a black dropped as a print".into());
+                }
+            })
+        };
+        let plain = stroke(false);
+        assert_eq!(
+            overboard(&plain),
+            vec![Piece::Black],
+            "{:?} {:?}",
+            plain[0].vision.alerts,
+            plain[0].vision.rest
+        );
+        let printed = stroke(true);
+        assert!(
+            !overboard(&printed).contains(&Piece::Black),
+            "{:?}",
+            printed[0].vision.alerts
+        );
     }
 
     #[test]
