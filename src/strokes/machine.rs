@@ -154,6 +154,14 @@ pub struct VisionExtra {
     flights: FlightLog,
 }
 
+impl VisionExtra {
+    /// How many tracks of `piece`'s kind were dropped as prints in the
+    /// stroke.
+    fn prints_dropped_of(&self, piece: Piece) -> usize {
+        self.prints_dropped.iter().filter(|&&q| q == piece).count()
+    }
+}
+
 /// The pieces seen at the moment a stroke came to rest, for checking rest
 /// positions against ground truth and for review.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -3519,13 +3527,7 @@ fn reconcile_exits(
         // dropped as a print after the break, and a white seen leaving
         // renamed a black).
         let named = renamed_to(&missing).filter(|&piece| {
-            let prints = stroke
-                .vision
-                .prints_dropped
-                .iter()
-                .filter(|&&q| q == piece)
-                .count();
-            missing_of(&missing, piece) as usize > prints
+            missing_of(&missing, piece) as usize > stroke.vision.prints_dropped_of(piece)
         });
         if let Some(piece) = named {
             take_missing(&mut missing, piece);
@@ -3689,6 +3691,14 @@ fn sort_overboard(stroke: &mut SeenStroke) {
         .sort_by(|a, b| a.t.unwrap_or(0.0).total_cmp(&b.t.unwrap_or(0.0)));
 }
 
+/// The departures of `piece`'s kind kept in `stroke`: into pockets and
+/// over the frame.
+fn departures_of(stroke: &SeenStroke, piece: Piece) -> usize {
+    let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == piece);
+    let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
+    pocketed.count() + off.count()
+}
+
 /// How many more pieces of each kind the count at rest holds than the
 /// count before the stroke less the departures kept: where it holds more,
 /// a piece counted that is none (the striker followed as a carromman, a
@@ -3708,11 +3718,7 @@ impl CountSurplus {
     /// As [`CountSurplus::of`], against the count `before` (the laws' count,
     /// say) instead of the one seen before the stroke.
     fn against(stroke: &SeenStroke, rest: &RestSnapshot, before: SeenCount) -> CountSurplus {
-        let kept = |piece: Piece| {
-            let pocketed = stroke.stroke.pocketed.iter().filter(|p| p.piece == piece);
-            let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
-            (pocketed.count() + off.count()) as i64
-        };
+        let kept = |piece: Piece| departures_of(stroke, piece) as i64;
         // The rest snapshot has the striker found by its size where the
         // count had a carromman.
         let after = |piece: Piece| {
@@ -4662,22 +4668,8 @@ fn reinstate_pocketings_the_count_misses(
         if carrommen_before as usize <= carrommen_at_rest + carrommen_gone {
             continue;
         }
-        let kept = |stroke: &SeenStroke| {
-            let pocketed = stroke.stroke.pocketed.iter().filter(|q| q.piece == p.piece);
-            let off = stroke
-                .stroke
-                .overboard
-                .iter()
-                .filter(|o| o.piece == p.piece);
-            pocketed.count() + off.count()
-        };
-        let prints = stroke
-            .vision
-            .prints_dropped
-            .iter()
-            .filter(|&&q| q == p.piece)
-            .count();
-        if missing_of(&missing, p.piece) as usize <= kept(stroke) + prints {
+        let prints = stroke.vision.prints_dropped_of(p.piece);
+        if missing_of(&missing, p.piece) as usize <= departures_of(stroke, p.piece) + prints {
             continue;
         }
         let t = p.t.or(stroke.stroke.t).unwrap_or(0.0);
