@@ -5,7 +5,8 @@
 //! nominal outline round it. Each piece's outline radius, looked for at a
 //! carromman's size and at the striker's, is printed too.
 //!
-//! Usage: `refine-still CLIP CAMERA_JSON OUT_PNG`.
+//! Usage: `refine-still CLIP CAMERA_JSON OUT_PNG [FRAME]`: with FRAME, the
+//! frame of that index (a stroke's rest frame, say) instead of the last.
 
 use std::path::PathBuf;
 
@@ -27,16 +28,26 @@ const PATCH_HALF_MM: f64 = 26.0;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let [clip, camera_path, out] = args.as_slice() else {
-        bail!("usage: refine-still CLIP CAMERA_JSON OUT_PNG");
+    let (clip, camera_path, out, stop_at) = match args.as_slice() {
+        [clip, camera, out] => (clip, camera, out, None),
+        [clip, camera, out, frame] => {
+            let index: u64 = frame
+                .to_string_lossy()
+                .parse()
+                .with_context(|| format!("FRAME {} is no frame index", frame.display()))?;
+            (clip, camera, out, Some(index))
+        }
+        _ => bail!("usage: refine-still CLIP CAMERA_JSON OUT_PNG [FRAME]"),
     };
     let camera = CameraModel::load(camera_path)?;
     let mut reader = FrameReader::open(clip)?;
     let mut tracker = ClipTracker::new(&camera, &SessionOptions::default())?;
     let (mut frame, mut last) = (Frame::empty(), Frame::empty());
-    while reader.read_into(&mut frame)? {
+    let mut read = 0u64;
+    while stop_at.is_none_or(|index| read <= index) && reader.read_into(&mut frame)? {
         tracker.push(&frame)?;
         std::mem::swap(&mut frame, &mut last);
+        read += 1;
     }
     let fine = TopView::new(&camera, PATCH_PX_PER_MM)?;
     let mut rectified = fine.empty_rectified();

@@ -21,7 +21,7 @@ use crate::detect::{stand_on_the_board, TopView};
 use crate::geometry::segment_distance;
 use crate::geometry::spec::{
     BASE_BAND_NEAR_EDGE_FROM_CENTRE_MM, BLACK_CARROMMEN, CARROMMAN_RADIUS_MM, HALF_SURFACE_MM,
-    POCKET_RADIUS_MM, STRIKER_RADIUS_MM, WHITE_CARROMMEN,
+    POCKET_RADIUS_MM, STRIKER_DIAMETER, STRIKER_RADIUS_MM, WHITE_CARROMMEN,
 };
 use crate::geometry::{
     break_arrangement, nearest_pocket, pocket_centre, pocket_on_the_way, rotate_from_seat,
@@ -213,6 +213,12 @@ const OUTLINES_AGREE_MM: f64 = 1.0;
 /// measured 0.9-1.6 mm off.
 const STRIKER_SIZE_KNOWN_WITHIN_MM: f64 = 1.2;
 
+/// How much larger (mm) than the largest striker the laws admit a
+/// striker's outline may measure: dark pieces' outlines come out about a
+/// millimetre over their size (clip 6341: blacks, 15.1-15.9 mm by the
+/// laws, measured 16.5-16.9 mm at rest).
+const OUTLINE_OVER_THE_LAWS_MM: f64 = 2.0;
+
 /// Fewer outlines measured than this and there is no median to judge by.
 const STRIKER_BY_SIZE_MIN_OUTLINES: usize = 5;
 
@@ -348,6 +354,16 @@ impl RestSnapshot {
             .filter_map(|(k, outline)| outline.map(|o| (k, o)))
             .filter(|(_, outline)| !over_a_base_circle(outline.centre))
             .collect();
+        // An outline larger than any striker is no piece's edge, and would
+        // hide the striker's own behind it (clip 6341: a white on the
+        // centre circle's ring measured 23.2 mm, the striker beside it
+        // 18.4 mm, where the striker had measured 18.3 mm at rest before).
+        // The median is taken over the pieces' outlines only.
+        let largest_a_striker_measures = striker_measured_mm.map_or(
+            STRIKER_DIAMETER.max / 2.0 + OUTLINE_OVER_THE_LAWS_MM,
+            |known| known + STRIKER_SIZE_KNOWN_WITHIN_MM,
+        );
+        measured.retain(|(_, outline)| outline.radius_mm <= largest_a_striker_measures);
         if measured.len() < STRIKER_BY_SIZE_MIN_OUTLINES {
             return;
         }
@@ -3258,6 +3274,50 @@ fn reconcile_exits(
         |piece| missing_of(&missed_by_the_laws, piece) > 0,
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
+
+    // A carromman taken for the struck striker seen going in, where the
+    // count at rest misses none of the kind it was read as but misses one
+    // other kind of carromman beyond those seen leaving, against both the
+    // count seen before and the laws': the fast track took that piece's
+    // colour wrongly from the blur, and the piece was the one missing
+    // (clip 6319: a black went into a pocket on the track that had
+    // followed the striker, read as a white; the whites were all at rest).
+    for i in 0..pocketed.len() {
+        let seen_as = pocketed[i].piece;
+        let taken_for_the_striker = seen_as != Piece::Striker
+            && stroke
+                .vision
+                .read_as_a_carromman_striker_going_in
+                .iter()
+                .any(|&t| Some(t) == pocketed[i].t);
+        if !taken_for_the_striker || missing_of(&missed_by_the_laws, seen_as) > 0 {
+            continue;
+        }
+        let leaving = |piece: Piece| {
+            let into_pockets = pocketed.iter().filter(|q| q.piece == piece).count();
+            let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
+            (into_pockets + off.count()) as u32
+        };
+        let missed: Vec<Piece> = [Piece::White, Piece::Black, Piece::Queen]
+            .into_iter()
+            .filter(|&piece| piece != seen_as)
+            .filter(|&piece| {
+                let gone = leaving(piece);
+                missing_of(&missing, piece) > gone && missing_of(&missed_by_the_laws, piece) > gone
+            })
+            .collect();
+        if let [piece] = missed[..] {
+            pocketed[i].piece = piece;
+            let t = pocketed[i].t;
+            alert(
+                stroke,
+                t,
+                format!(
+                    "a {seen_as} went in on the track taken for the struck striker; the count at rest, set against the laws' count, misses no {seen_as} but a {piece} beyond those seen leaving: a {piece} went in"
+                ),
+            );
+        }
+    }
 
     // A disc read as a carromman and taken for the struck striker seen
     // going in, with no striker at rest and none of that kind missing
@@ -6503,14 +6563,20 @@ mod tests {
     /// anywhere, and the laws have no white on the board (the white seen
     /// before the stroke was the striker): the striker went in. Where the
     /// laws have a white, the count at rest misses it, and a white went in.
+    /// Where the black lying on the board is gone from the count at rest
+    /// and the laws miss no white, the disc was that black, read as a white
+    /// on the fast track (clip 6319).
     #[test]
     fn a_striker_read_as_a_white_that_goes_into_a_pocket_went_in_as_the_striker() {
         let south_lines = between_south_lines(60.0);
         let pocket = pocket_centre(Pocket::Ne);
         let step = (pocket - south_lines).normalize() * 30.0;
-        let frames = move || {
+        let frames = move |black_until: u32| {
             (0..80u32).map(move |i| {
-                let mut discs = vec![disc(Piece::Black, Point2::new(-250.0, 250.0))];
+                let mut discs = Vec::new();
+                if i < black_until {
+                    discs.push(disc(Piece::Black, Point2::new(-250.0, 250.0)));
+                }
                 if i >= 20 {
                     let at = south_lines + step * f64::from(i - 19);
                     if (at - south_lines).norm() <= (pocket - south_lines).norm() {
@@ -6521,10 +6587,13 @@ mod tests {
                 (discs, arm_over_the_board(Seat::South, 5..18, i))
             })
         };
-        let went_in =
-            |laws_whites: u32| pockets_of_a_disc_taken_for_the_striker(frames(), laws_whites);
-        assert_eq!(went_in(0), [(Piece::Striker, Some(Pocket::Ne))]);
-        assert_eq!(went_in(1), [(Piece::White, Some(Pocket::Ne))]);
+        let went_in = |laws_whites: u32, black_until: u32| {
+            pockets_of_a_disc_taken_for_the_striker(frames(black_until), laws_whites)
+        };
+        assert_eq!(went_in(0, 80), [(Piece::Striker, Some(Pocket::Ne))]);
+        assert_eq!(went_in(1, 80), [(Piece::White, Some(Pocket::Ne))]);
+        assert_eq!(went_in(0, 30), [(Piece::Black, Some(Pocket::Ne))]);
+        assert_eq!(went_in(1, 30), [(Piece::White, Some(Pocket::Ne))]);
     }
 
     /// The point `x` mm east of the centre midway between south's base lines.
@@ -11320,6 +11389,56 @@ mod tests {
         assert!(!over_a_base_circle(
             south_east + Vector2::new(0.0, 2.0 * CARROMMAN_RADIUS_MM + 1.0)
         ));
+    }
+
+    /// Clip 6341: no striker's track rests; a white lying on the centre
+    /// circle's ring measured 23.2 mm, larger than any striker, and the
+    /// striker, followed as a black, 18.4 mm. The striker is the black,
+    /// whether or not its size was measured before; the oversized outline
+    /// is no piece's.
+    #[test]
+    fn an_outline_larger_than_any_striker_does_not_hide_the_striker_at_rest() {
+        let carrommen = [
+            (Piece::White, -150.0, 60.0),
+            (Piece::White, 40.0, 180.0),
+            (Piece::Black, 120.0, -60.0),
+            (Piece::Black, -60.0, -160.0),
+            (Piece::White, 220.0, 90.0),
+            (Piece::Black, -230.0, -40.0),
+            (Piece::White, 150.0, -200.0),
+        ];
+        let striker_at = Point2::new(-100.0, -80.0);
+        let oversized_at = Point2::new(0.0, 84.0);
+        let striker_radius = 19.0;
+        let found = |oversized_mm: f64, striker_measured: Option<f64>| {
+            let mut discs: Vec<(Point2<f64>, f64)> = carrommen
+                .iter()
+                .map(|&(_, x, y)| (Point2::new(x, y), CARROMMAN_RADIUS_MM))
+                .collect();
+            discs.push((striker_at, striker_radius));
+            discs.push((oversized_at, oversized_mm));
+            let (camera, image) = crate::detect::refine::camera_and_frame(&discs, None);
+            let view = TopView::new(&camera, 0.5).unwrap();
+            let mut tracks: Vec<Track> = carrommen
+                .iter()
+                .enumerate()
+                .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
+                .collect();
+            tracks.push(track_of(20, Piece::Black, striker_at));
+            tracks.push(track_of(21, Piece::White, oversized_at));
+            let mut rest = RestSnapshot::of(&at_rest_with(tracks), None);
+            rest.refine(&image, &view, Shift::NONE, None, striker_measured);
+            let striker = rest.pieces.iter().find(|p| p.piece == Piece::Striker);
+            striker.map(|s| (Point2::new(s.x, s.y), rest.striker_counted_as))
+        };
+        for known in [None, Some(striker_radius)] {
+            let (at, counted_as) = found(23.5, known).expect("the striker is found");
+            assert!((at - striker_at).norm() < 1.0, "{known:?}: {at}");
+            assert_eq!(counted_as, Some(Piece::Black));
+        }
+        // An outline of a striker's size beside it leaves it unfound: two
+        // pieces measure a striker's size and neither stands out.
+        assert_eq!(found(striker_radius, None), None);
     }
 
     #[test]
