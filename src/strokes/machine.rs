@@ -11170,6 +11170,43 @@ mod tests {
         )
     }
 
+    /// Carrommen scattered over the board apart from one another: piece,
+    /// centre east, centre north (mm).
+    const SCATTERED_CARROMMEN: [(Piece, f64, f64); 8] = [
+        (Piece::White, -150.0, 60.0),
+        (Piece::White, 40.0, 180.0),
+        (Piece::Black, 120.0, -60.0),
+        (Piece::Black, -60.0, -160.0),
+        (Piece::White, 220.0, 90.0),
+        (Piece::Black, -230.0, -40.0),
+        (Piece::White, 150.0, -200.0),
+        (Piece::White, -120.0, 230.0),
+    ];
+
+    /// A camera frame showing the first `count` of
+    /// [`SCATTERED_CARROMMEN`] and the `discs` (centre, radius mm), its
+    /// top view at 0.5 px/mm, and a resting track on each of those
+    /// carrommen (ids from 1).
+    fn frame_of_scattered_carrommen(
+        count: usize,
+        discs: &[(Point2<f64>, f64)],
+    ) -> (Mat, TopView, Vec<Track>) {
+        let carrommen = &SCATTERED_CARROMMEN[..count];
+        let drawn: Vec<(Point2<f64>, f64)> = carrommen
+            .iter()
+            .map(|&(_, x, y)| (Point2::new(x, y), CARROMMAN_RADIUS_MM))
+            .chain(discs.iter().copied())
+            .collect();
+        let (camera, image) = crate::detect::refine::camera_and_frame(&drawn, None);
+        let view = TopView::new(&camera, 0.5).unwrap();
+        let tracks = carrommen
+            .iter()
+            .enumerate()
+            .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
+            .collect();
+        (image, view, tracks)
+    }
+
     /// As [`disc_at_rest_followed_as_a_white_after`], with the white's
     /// track `off` the disc's centre (mm), and the striker's own outline
     /// measured at `striker_measured` (mm) at rests before, if it was.
@@ -11180,29 +11217,8 @@ mod tests {
         off: Vector2<f64>,
         striker_measured: Option<f64>,
     ) -> SeenStroke {
-        let carrommen = [
-            (Piece::White, -150.0, 60.0),
-            (Piece::White, 40.0, 180.0),
-            (Piece::Black, 120.0, -60.0),
-            (Piece::Black, -60.0, -160.0),
-            (Piece::White, 220.0, 90.0),
-            (Piece::Black, -230.0, -40.0),
-            (Piece::White, 150.0, -200.0),
-            (Piece::White, -120.0, 230.0),
-        ];
         let disc_at = Point2::new(30.0, -40.0);
-        let mut discs: Vec<(Point2<f64>, f64)> = carrommen
-            .iter()
-            .map(|&(_, x, y)| (Point2::new(x, y), CARROMMAN_RADIUS_MM))
-            .collect();
-        discs.push((disc_at, radius));
-        let (camera, image) = crate::detect::refine::camera_and_frame(&discs, None);
-        let view = TopView::new(&camera, 0.5).unwrap();
-        let mut tracks: Vec<Track> = carrommen
-            .iter()
-            .enumerate()
-            .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
-            .collect();
+        let (image, view, mut tracks) = frame_of_scattered_carrommen(8, &[(disc_at, radius)]);
         tracks.push(track_of(9, Piece::White, disc_at + off));
         let at_rest = at_rest_with(tracks);
         let mut stroke = stroke_seen_with(whites_before, 3);
@@ -11398,32 +11414,14 @@ mod tests {
     /// is no piece's.
     #[test]
     fn an_outline_larger_than_any_striker_does_not_hide_the_striker_at_rest() {
-        let carrommen = [
-            (Piece::White, -150.0, 60.0),
-            (Piece::White, 40.0, 180.0),
-            (Piece::Black, 120.0, -60.0),
-            (Piece::Black, -60.0, -160.0),
-            (Piece::White, 220.0, 90.0),
-            (Piece::Black, -230.0, -40.0),
-            (Piece::White, 150.0, -200.0),
-        ];
         let striker_at = Point2::new(-100.0, -80.0);
         let oversized_at = Point2::new(0.0, 84.0);
         let striker_radius = 19.0;
         let found = |oversized_mm: f64, striker_measured: Option<f64>| {
-            let mut discs: Vec<(Point2<f64>, f64)> = carrommen
-                .iter()
-                .map(|&(_, x, y)| (Point2::new(x, y), CARROMMAN_RADIUS_MM))
-                .collect();
-            discs.push((striker_at, striker_radius));
-            discs.push((oversized_at, oversized_mm));
-            let (camera, image) = crate::detect::refine::camera_and_frame(&discs, None);
-            let view = TopView::new(&camera, 0.5).unwrap();
-            let mut tracks: Vec<Track> = carrommen
-                .iter()
-                .enumerate()
-                .map(|(i, &(piece, x, y))| track_of(i as u32 + 1, piece, Point2::new(x, y)))
-                .collect();
+            let (image, view, mut tracks) = frame_of_scattered_carrommen(
+                7,
+                &[(striker_at, striker_radius), (oversized_at, oversized_mm)],
+            );
             tracks.push(track_of(20, Piece::Black, striker_at));
             tracks.push(track_of(21, Piece::White, oversized_at));
             let mut rest = RestSnapshot::of(&at_rest_with(tracks), None);
