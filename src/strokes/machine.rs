@@ -3275,13 +3275,22 @@ fn reconcile_exits(
         |p, q| born_earlier(pocketed_tracks, p, q),
     );
 
-    // A carromman taken for the struck striker seen going in, where the
-    // count at rest misses none of the kind it was read as but misses one
-    // other kind of carromman beyond those seen leaving, against both the
-    // count seen before and the laws': the fast track took that piece's
-    // colour wrongly from the blur, and the piece was the one missing
-    // (clip 6319: a black went into a pocket on the track that had
-    // followed the striker, read as a white; the whites were all at rest).
+    // A carromman seen going in on the track taken for the struck striker,
+    // where the count at rest (against both the count seen before and the
+    // laws') misses none of the kind it was read as:
+    //
+    // - where it misses exactly one other kind of carromman beyond those
+    //   seen leaving, the fast track took that piece's colour wrongly from
+    //   the blur, and the piece was the one missing (clip 6319: a black
+    //   went into the SW pocket read as a white; every white rested);
+    // - else, with no striker at rest, the striker went in, read as a
+    //   carromman by its colour (clip 3671: a white striker first seen
+    //   speeding from the base lines, followed as a white, went into the SW
+    //   pocket; the whites seen before counted it).
+    //
+    // Not a striker's track that came to follow a carromman: where the two
+    // swap tracks at the knock, the striker rests followed as that
+    // carromman, and the count cannot tell (clip 3703).
     for i in 0..pocketed.len() {
         let seen_as = pocketed[i].piece;
         let taken_for_the_striker = seen_as != Piece::Striker
@@ -3293,6 +3302,8 @@ fn reconcile_exits(
         if !taken_for_the_striker || missing_of(&missed_by_the_laws, seen_as) > 0 {
             continue;
         }
+        // Departures kept so far: `pocketed` has been taken out of the
+        // stroke, so `departures_of` would not count it.
         let leaving = |piece: Piece| {
             let into_pockets = pocketed.iter().filter(|q| q.piece == piece).count();
             let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
@@ -3306,46 +3317,24 @@ fn reconcile_exits(
                 missing_of(&missing, piece) > gone && missing_of(&missed_by_the_laws, piece) > gone
             })
             .collect();
-        if let [piece] = missed[..] {
-            pocketed[i].piece = piece;
-            let t = pocketed[i].t;
-            alert(
-                stroke,
-                t,
+        let (piece, message) = match missed[..] {
+            [piece] => (
+                piece,
                 format!(
                     "a {seen_as} went in on the track taken for the struck striker; the count at rest, set against the laws' count, misses no {seen_as} but a {piece} beyond those seen leaving: a {piece} went in"
                 ),
-            );
-        }
-    }
-
-    // A disc read as a carromman and taken for the struck striker seen
-    // going in, with no striker at rest and none of that kind missing
-    // against the laws' count: the striker went in, read as a carromman by
-    // its colour (clip 3671: a white striker first seen speeding from the
-    // base lines, followed as a white, went into the SW pocket; the whites
-    // seen before counted it). Not a striker's track that came to follow a
-    // carromman: where the two swap tracks at the knock, the striker rests
-    // followed as that carromman, and the count cannot tell (clip 3703).
-    for p in pocketed.iter_mut() {
-        let taken_for_the_striker = p.piece != Piece::Striker
-            && stroke
-                .vision
-                .read_as_a_carromman_striker_going_in
-                .iter()
-                .any(|&t| Some(t) == p.t);
-        if taken_for_the_striker
-            && missing_of(&missing, Piece::Striker) > 0
-            && missing_of(&missed_by_the_laws, p.piece) == 0
-        {
-            let seen_as = std::mem::replace(&mut p.piece, Piece::Striker);
-            stroke.vision.alerts.push(VisionNote {
-                t: p.t.unwrap_or(at_rest.t),
-                message: format!(
+            ),
+            _ if missing_of(&missing, Piece::Striker) > 0 => (
+                Piece::Striker,
+                format!(
                     "a {seen_as} went in on the track taken for the struck striker; no striker rests on the board and the count at rest, set against the laws' count, misses no {seen_as}: the striker went in"
                 ),
-            });
-        }
+            ),
+            _ => continue,
+        };
+        pocketed[i].piece = piece;
+        let t = pocketed[i].t;
+        alert(stroke, t, message);
     }
 
     // Pieces the count misses are matched first, in time order, the
