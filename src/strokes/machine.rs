@@ -2555,12 +2555,37 @@ impl StrokeMachine {
                             // A disc seen knocking it is evidence a hand is not;
                             // so is the piece glimpsed on its way (at a speed
                             // one glimpse does not tell).
-                            knocked_towards(&self.recent, id, last_seen, striker).or_else(|| {
-                                (piece != Piece::Striker)
-                                    .then(|| glimpsed_leaving(&self.recent, frame, id, last_seen))
-                                    .flatten()
-                                    .map(|pocket| (pocket, f64::INFINITY))
-                            })
+                            knocked_towards(&self.recent, id, last_seen, striker)
+                                .or_else(|| {
+                                    (piece != Piece::Striker)
+                                        .then(|| {
+                                            glimpsed_leaving(&self.recent, frame, id, last_seen)
+                                        })
+                                        .flatten()
+                                        .map(|pocket| (pocket, f64::INFINITY))
+                                })
+                                .or_else(|| {
+                                    // Knocked from rest and seen once on its
+                                    // way, then followed unseen under a hand
+                                    // that has since gone: the track coasted
+                                    // to a stop where it was last seen, so
+                                    // its speed at the loss says nothing,
+                                    // but its one step does (clip 6410: a
+                                    // black lying 85 mm from the NW pocket
+                                    // stepped 15 mm straight at it, then lay
+                                    // hidden under north's hand, and the
+                                    // count at rest missed a black).
+                                    if piece == Piece::Striker || hand_present {
+                                        return None;
+                                    }
+                                    let knocked = knocked_from_rest(&self.recent, id)?;
+                                    let speed = knocked_speed(&self.recent, &knocked, striker);
+                                    if speed < options.hit_speed {
+                                        return None;
+                                    }
+                                    let pocket = pocket_ahead(last_seen, knocked.velocity, speed)?;
+                                    Some((pocket, speed))
+                                })
                         };
                         let knocked_in_unseen = match pocket {
                             None if !hand_present && piece != Piece::Striker => {
@@ -7728,6 +7753,89 @@ mod tests {
         // slowing down (clip 3591).
         let running = black_lost_after_one_pulled_step(towards_nw, true);
         assert_eq!(pocketed_in(&running), vec![], "{running:?}");
+    }
+
+    /// North's striker shot at a black lying 85 mm from the NW pocket,
+    /// unseen over the last four frames before it meets it and found
+    /// again stopped beside it (hidden under north's hand, as in clip
+    /// 6410), so no knock is seen. The black is seen once a step of 15 mm
+    /// on along `step` (a unit vector), then followed unseen where it was
+    /// last seen for five frames, its track's speed fallen to nothing, and
+    /// lost with a hand in sight (`hand_present`) or not.
+    fn black_stepped_once_then_followed_unseen(
+        step: Vector2<f64>,
+        hand_present: bool,
+    ) -> Vec<SeenStroke> {
+        let lay = pocket_centre(Pocket::Nw) + Vector2::new(60.0, -60.0);
+        let stepped = lay + step * 15.0;
+        let contact = lay + (placed_north() - lay).normalize() * 2.0 * CARROMMAN_RADIUS_MM;
+        let path = contact - placed_north();
+        let strike_frames = (path.norm() / 30.0).ceil() as u32;
+        let striker_at = |i: u32| {
+            let moved =
+                f64::from(i.saturating_sub(10).min(strike_frames)) / f64::from(strike_frames);
+            placed_north() + path * moved
+        };
+        let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+        let struck_in = 10 + strike_frames;
+        for i in 0..70u32 {
+            let mut striker = track_of(1, Piece::Striker, striker_at(i));
+            striker.velocity = (striker_at(i) - striker_at(i.saturating_sub(1))) * 30.0;
+            let hidden_for = (i + 4).saturating_sub(struck_in);
+            if (1..=4).contains(&hidden_for) {
+                striker.position = striker_at(struck_in - 4);
+                striker.velocity = Vector2::zeros();
+                striker = striker.unseen_for(hidden_for);
+            }
+            let mut tracks = vec![striker];
+            let mut events = Vec::new();
+            let mut black = track_of(2, Piece::Black, lay);
+            match i.checked_sub(struck_in) {
+                None => tracks.push(black),
+                Some(0) => {
+                    black.position = stepped;
+                    black.velocity = step * 15.0 * 30.0;
+                    tracks.push(black);
+                }
+                Some(k @ 1..=5) => {
+                    black.position = stepped;
+                    black.velocity = Vector2::zeros();
+                    tracks.push(black.unseen_for(k));
+                }
+                Some(6) => events.push(TrackEvent::Vanished {
+                    id: TrackId(2),
+                    piece: Piece::Black,
+                    last_seen: stepped,
+                    heading_to: stepped,
+                    speed: 0.0,
+                    t: f64::from(i) * FRAME_S,
+                    hand_present,
+                }),
+                Some(_) => {}
+            }
+            let mut frame = frame_with(i, tracks, events);
+            frame.hand_present = hand_present && i == struck_in + 6;
+            machine.push(&frame);
+        }
+        machine.finish()
+    }
+
+    #[test]
+    fn a_piece_seen_once_off_where_it_lay_then_followed_unseen_went_where_it_stepped() {
+        // The black lies 60 mm east and south of the pocket's centre.
+        let towards_nw = Vector2::new(-1.0, 1.0).normalize();
+        let stepped = black_stepped_once_then_followed_unseen(towards_nw, false);
+        assert_eq!(
+            pocketed_in(&stepped),
+            vec![(Piece::Black, Some(Pocket::Nw))],
+            "{stepped:?}"
+        );
+        // Stepping back into the board: no pocket ahead of it.
+        let inwards = black_stepped_once_then_followed_unseen(-towards_nw, false);
+        assert_eq!(pocketed_in(&inwards), vec![], "{inwards:?}");
+        // Lost with a hand in sight: the hand may have moved it.
+        let under_a_hand = black_stepped_once_then_followed_unseen(towards_nw, true);
+        assert_eq!(pocketed_in(&under_a_hand), vec![], "{under_a_hand:?}");
     }
 
     #[test]
