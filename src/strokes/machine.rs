@@ -123,6 +123,16 @@ pub struct VisionExtra {
     /// where it rests nowhere at the end.
     #[serde(skip)]
     read_as_a_carromman_striker_going_in: Vec<f64>,
+    /// Carrommen seen going in (when, s) that the count at rest did not
+    /// miss, kept as seen: the striker, where it is found at rest neither
+    /// by its track nor by its size, and its track was lost on the way to
+    /// that pocket (see [`StrokeMachine::outlines_looked_at`]).
+    #[serde(skip)]
+    kept_against_the_count: Vec<f64>,
+    /// Where and when (s) the striker's track was lost from sight
+    /// mid-board, not heading into a pocket, during the stroke.
+    #[serde(skip)]
+    striker_lost_mid_board: Vec<(Point2<f64>, f64)>,
     /// The carrommen lost from sight mid-board during the stroke and not
     /// found again (kind, where last seen, when): one of them may have gone
     /// in under a track born on its blur, in another colour.
@@ -218,6 +228,14 @@ const STRIKER_SIZE_KNOWN_WITHIN_MM: f64 = 1.2;
 /// millimetre over their size (clip 6341: blacks, 15.1-15.9 mm by the
 /// laws, measured 16.5-16.9 mm at rest).
 const OUTLINE_OVER_THE_LAWS_MM: f64 = 2.0;
+
+/// The striker's track lost from sight mid-board this near (mm) a pocket
+/// a carromman the count at rest does not miss was seen going into...
+const STRIKER_LOST_ON_ITS_WAY_MM: f64 = 200.0;
+
+/// ...and this near in time (s) to it went in with it, followed as that
+/// carromman (see [`StrokeMachine::outlines_looked_at`]).
+const STRIKER_LOST_ON_ITS_WAY_S: f64 = 0.3;
 
 /// Fewer outlines measured than this and there is no median to judge by.
 const STRIKER_BY_SIZE_MIN_OUTLINES: usize = 5;
@@ -870,6 +888,64 @@ impl StrokeMachine {
                     )
                 };
                 stroke.vision.alerts.push(VisionNote { t, message });
+            }
+        }
+        // A carromman seen going in that the count at rest does not miss,
+        // where no striker rests on the board, by its track or by its
+        // size, and the striker's track was lost from sight on the way to
+        // that pocket as it went in: the striker went in, followed as that
+        // carromman (clip 6376: the striker and a white it struck by the NE
+        // pocket swapped tracks; the striker's track, then on the white, was
+        // lost 130 mm from the pocket as the striker went in followed as the
+        // white). Where the striker rests followed as a carromman, its size
+        // finds it (clip 3703), and the carromman went in.
+        if striker_counted_as.is_none() && rest.pieces.iter().all(|p| p.piece != Piece::Striker) {
+            let striker_left = stroke
+                .stroke
+                .pocketed
+                .iter()
+                .any(|p| p.piece == Piece::Striker)
+                || stroke
+                    .stroke
+                    .overboard
+                    .iter()
+                    .any(|o| o.piece == Piece::Striker);
+            let vision = &stroke.vision;
+            let lost_on_its_way = |p: &PocketedPiece| {
+                let (Some(t), Some(pocket)) = (p.t, p.pocket) else {
+                    return None;
+                };
+                if p.piece == Piece::Striker || !vision.kept_against_the_count.contains(&t) {
+                    return None;
+                }
+                vision
+                    .striker_lost_mid_board
+                    .iter()
+                    .map(|&(at, lost_t)| ((pocket_centre(pocket) - at).norm(), lost_t))
+                    .find(|&(away, lost_t)| {
+                        away <= STRIKER_LOST_ON_ITS_WAY_MM
+                            && (t - lost_t).abs() <= STRIKER_LOST_ON_ITS_WAY_S
+                    })
+                    .map(|(away, _)| away)
+            };
+            let on_its_way: Vec<(usize, f64)> = stroke
+                .stroke
+                .pocketed
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| lost_on_its_way(p).map(|away| (i, away)))
+                .collect();
+            if let (&[(i, away)], false) = (&on_its_way[..], striker_left) {
+                let went_in = &mut stroke.stroke.pocketed[i];
+                let (seen_as, pocket) = (went_in.piece, went_in.pocket.map_or("?", Pocket::name));
+                went_in.piece = Piece::Striker;
+                let t = went_in.t.unwrap_or(rest.t);
+                stroke.vision.alerts.push(VisionNote {
+                    t,
+                    message: format!(
+                        "the {seen_as} seen going into the {pocket} pocket, which the count at rest does not miss, was the striker: the striker's track was lost {away:.0} mm from that pocket as it went in, and no striker rests on the board, by its track or by its size"
+                    ),
+                });
             }
         }
         if stroke.vision.doubted_overboard.is_empty() {
@@ -2637,6 +2713,7 @@ impl StrokeMachine {
                             }
                             (None, None) => {
                                 if piece == Piece::Striker && id == striker {
+                                    current.vision.striker_lost_mid_board.push((last_seen, t));
                                     self.stopped_on.extend(StoppedOnAPiece::of(
                                         &self.recent,
                                         frame,
@@ -3560,6 +3637,9 @@ fn reconcile_exits(
                 })
             });
         kept_pocketed[i] = !on_the_lip;
+        if !on_the_lip {
+            stroke.vision.kept_against_the_count.extend(p.t);
+        }
         let message = if on_the_lip {
             format!("a {seen_as} seemed to go in, but one rests on the pocket's lip and the count at rest misses none")
         } else {
@@ -10967,6 +11047,62 @@ mod tests {
                 .any(|a| a.message.contains("nothing flew over the frame")),
             "{:?}",
             dark.vision.alerts
+        );
+    }
+
+    #[test]
+    fn a_carromman_the_count_does_not_miss_went_in_as_the_striker_lost_on_its_way() {
+        // Clip 6376: a white seen going into the NE pocket at 14.43 s,
+        // which the count at rest did not miss, the striker's track lost
+        // 126 mm from that pocket at 14.40 s, and no striker at rest.
+        let ne = pocket_centre(Pocket::Ne);
+        let judged = |lost_at: Point2<f64>, striker_rests: bool, kept_against_the_count: bool| {
+            let mut tracks: Vec<Track> = (0..3)
+                .map(|k| {
+                    track_of(
+                        k + 1,
+                        Piece::White,
+                        Point2::new(-100.0 + 60.0 * f64::from(k), 0.0),
+                    )
+                })
+                .collect();
+            if striker_rests {
+                tracks.push(track_of(9, Piece::Striker, Point2::new(0.0, -200.0)));
+            }
+            let at_rest = at_rest_with(tracks);
+            let mut stroke = stroke_seen_with(3, 0);
+            stroke.stroke.pocketed = vec![went_in(Piece::White, Pocket::Ne, 14.43)];
+            if kept_against_the_count {
+                stroke.vision.kept_against_the_count.push(14.43);
+            }
+            stroke.vision.striker_lost_mid_board.push((lost_at, 14.40));
+            stroke.vision.rest = Some(RestSnapshot::of(&at_rest, None));
+            let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
+            machine.finished.push(stroke);
+            machine.outlines_looked_at(at_rest.index);
+            let stroke = machine.finished.pop().expect("the stroke just pushed");
+            pocketed_in(&[stroke])
+        };
+        let on_its_way = ne + Vector2::new(-110.0, -62.0);
+        assert_eq!(
+            judged(on_its_way, false, true),
+            vec![(Piece::Striker, Some(Pocket::Ne))]
+        );
+        // The striker rests on the board: the white went in.
+        assert_eq!(
+            judged(on_its_way, true, true),
+            vec![(Piece::White, Some(Pocket::Ne))]
+        );
+        // Lost far from that pocket: lost elsewhere, not on the way in.
+        let far = ne + Vector2::new(-300.0, -100.0);
+        assert_eq!(
+            judged(far, false, true),
+            vec![(Piece::White, Some(Pocket::Ne))]
+        );
+        // A white the count at rest misses went in as a white.
+        assert_eq!(
+            judged(on_its_way, false, false),
+            vec![(Piece::White, Some(Pocket::Ne))]
         );
     }
 
