@@ -7756,6 +7756,28 @@ mod tests {
         machine.finish()
     }
 
+    /// Where north's striker, placed for ten frames and then shot at 30 mm a
+    /// frame, lies in frame `i` on its way to `contact`, where it stops;
+    /// and the frame it gets there.
+    fn struck_from_north_to(contact: Point2<f64>) -> (impl Fn(u32) -> Point2<f64>, u32) {
+        let path = contact - placed_north();
+        let strike_frames = (path.norm() / 30.0).ceil() as u32;
+        let striker_at = move |i: u32| {
+            let moved =
+                f64::from(i.saturating_sub(10).min(strike_frames)) / f64::from(strike_frames);
+            placed_north() + path * moved
+        };
+        (striker_at, 10 + strike_frames)
+    }
+
+    /// The striker's track (1) in frame `i` of a path `striker_at`, moving
+    /// as it went since the frame before.
+    fn striker_track_at(striker_at: &impl Fn(u32) -> Point2<f64>, i: u32) -> Track {
+        let mut striker = track_of(1, Piece::Striker, striker_at(i));
+        striker.velocity = (striker_at(i) - striker_at(i.saturating_sub(1))) * 30.0;
+        striker
+    }
+
     /// North's striker shot at a black lying near the NW pocket; the
     /// black's track is seen once more, pulled 9 mm towards the striker's
     /// blob at 268 mm/s, then lost, the black glimpsed only as a disc never
@@ -7770,18 +7792,10 @@ mod tests {
         let lay = Point2::new(-298.0, 290.0);
         let pulled = lay + Vector2::new(8.0, -4.0);
         let contact = lay + Vector2::new(34.0, -12.0);
-        let path = contact - placed_north();
-        let strike_frames = (path.norm() / 30.0).ceil() as u32;
-        let striker_at = |i: u32| {
-            let moved =
-                f64::from(i.saturating_sub(10).min(strike_frames)) / f64::from(strike_frames);
-            placed_north() + path * moved
-        };
+        let (striker_at, struck_in) = struck_from_north_to(contact);
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        let struck_in = 10 + strike_frames;
         for i in 0..70u32 {
-            let mut striker = track_of(1, Piece::Striker, striker_at(i));
-            striker.velocity = (striker_at(i) - striker_at(i.saturating_sub(1))) * 30.0;
+            let striker = striker_track_at(&striker_at, i);
             let mut tracks = vec![striker];
             let mut events = Vec::new();
             let mut black = track_of(2, Piece::Black, lay);
@@ -7849,18 +7863,10 @@ mod tests {
         let lay = pocket_centre(Pocket::Nw) + Vector2::new(60.0, -60.0);
         let stepped = lay + step * 15.0;
         let contact = lay + (placed_north() - lay).normalize() * 2.0 * CARROMMAN_RADIUS_MM;
-        let path = contact - placed_north();
-        let strike_frames = (path.norm() / 30.0).ceil() as u32;
-        let striker_at = |i: u32| {
-            let moved =
-                f64::from(i.saturating_sub(10).min(strike_frames)) / f64::from(strike_frames);
-            placed_north() + path * moved
-        };
+        let (striker_at, struck_in) = struck_from_north_to(contact);
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
-        let struck_in = 10 + strike_frames;
         for i in 0..70u32 {
-            let mut striker = track_of(1, Piece::Striker, striker_at(i));
-            striker.velocity = (striker_at(i) - striker_at(i.saturating_sub(1))) * 30.0;
+            let mut striker = striker_track_at(&striker_at, i);
             let hidden_for = (i + 4).saturating_sub(struck_in);
             if (1..=4).contains(&hidden_for) {
                 striker.position = striker_at(struck_in - 4);
