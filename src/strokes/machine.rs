@@ -896,7 +896,7 @@ impl StrokeMachine {
         // that pocket as it went in: the striker went in, followed as that
         // carromman (clip 6376: the striker and a white it struck by the NE
         // pocket swapped tracks; the striker's track, then on the white, was
-        // lost 130 mm from the pocket as the striker went in followed as the
+        // lost 126 mm from the pocket as the striker went in followed as the
         // white). Where the striker rests followed as a carromman, its size
         // finds it (clip 3703), and the carromman went in.
         if striker_counted_as.is_none() && rest.pieces.iter().all(|p| p.piece != Piece::Striker) {
@@ -2589,10 +2589,13 @@ impl StrokeMachine {
                                     Some((pocket, seen.norm()))
                                 })
                                 .or_else(|| {
-                                    let knocked = knocked_from_rest(&self.recent, id)?;
-                                    let speed = knocked_speed(&self.recent, &knocked, striker);
-                                    let pocket = pocket_ahead(last_seen, knocked.velocity, speed)?;
-                                    Some((pocket, speed))
+                                    knocked_from_rest_towards(
+                                        &self.recent,
+                                        id,
+                                        last_seen,
+                                        striker,
+                                        0.0,
+                                    )
                                 })
                                 .or_else(|| {
                                     if piece == Piece::Striker {
@@ -2654,13 +2657,13 @@ impl StrokeMachine {
                                     if piece == Piece::Striker || hand_present {
                                         return None;
                                     }
-                                    let knocked = knocked_from_rest(&self.recent, id)?;
-                                    let speed = knocked_speed(&self.recent, &knocked, striker);
-                                    if speed < options.hit_speed {
-                                        return None;
-                                    }
-                                    let pocket = pocket_ahead(last_seen, knocked.velocity, speed)?;
-                                    Some((pocket, speed))
+                                    knocked_from_rest_towards(
+                                        &self.recent,
+                                        id,
+                                        last_seen,
+                                        striker,
+                                        options.hit_speed,
+                                    )
                                 })
                         };
                         let knocked_in_unseen = match pocket {
@@ -5757,6 +5760,26 @@ fn knocked_speed(recent: &VecDeque<Positions>, knocked: &KnockedFromRest, strike
         .filter(|knock| knock.t < knocked.moved_t)
         .map(|knock| knock.velocity.dot(&course))
         .fold(knocked.velocity.norm(), f64::max)
+}
+
+/// The pocket straight ahead of a piece `lost` from sight at `last_seen`
+/// after being knocked from rest, on the course of its one step, with the
+/// speed of that knock (see [`knocked_speed`]); none where that speed is
+/// under `min_speed` (mm/s).
+fn knocked_from_rest_towards(
+    recent: &VecDeque<Positions>,
+    lost: TrackId,
+    last_seen: Point2<f64>,
+    striker: TrackId,
+    min_speed: f64,
+) -> Option<(Pocket, f64)> {
+    let knocked = knocked_from_rest(recent, lost)?;
+    let speed = knocked_speed(recent, &knocked, striker);
+    if speed < min_speed {
+        return None;
+    }
+    let pocket = pocket_ahead(last_seen, knocked.velocity, speed)?;
+    Some((pocket, speed))
 }
 
 /// A piece lying this near (mm, centre to pocket centre) a pocket and
