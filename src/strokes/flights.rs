@@ -148,10 +148,25 @@ impl FlightLog {
         crossing: &FrameCrossing,
         flights: &[FollowedOverTheFrame],
     ) -> Option<(usize, Point2<f64>)> {
+        // A disc over the frame while this piece was still seen on the
+        // board, and just after a piece of another kind heading there was
+        // last seen, is that other piece (clip 6441: a black jumped the
+        // east frame at the break, and a white's track running east, seen
+        // on the board 0.1 s longer, was lost by the cushion; the black's
+        // flight made the white leave too).
+        let another_had_gone = |seen_t: f64, at: Point2<f64>| {
+            seen_t < crossing.seen_t
+                && self.crossings.iter().any(|c| {
+                    c.piece != crossing.piece && c.seen_t <= seen_t && in_flight_from(c, seen_t, at)
+                })
+        };
         let near = flights.iter().enumerate().find_map(|(k, f)| {
             f.sightings
                 .iter()
-                .find(|&&(seen_t, s)| in_flight_from(crossing, seen_t, s.centre))
+                .find(|&&(seen_t, s)| {
+                    in_flight_from(crossing, seen_t, s.centre)
+                        && !another_had_gone(seen_t, s.centre)
+                })
                 .map(|&(_, s)| (k, s.centre))
         });
         if near.is_some() {
@@ -535,6 +550,39 @@ mod tests {
             ..crossing(Piece::Black, 2.81)
         });
         assert!(log.flight_of(Piece::Black, 2.8).is_none());
+    }
+
+    #[test]
+    fn a_disc_over_the_frame_after_another_kind_went_there_and_while_this_piece_was_seen_is_the_other(
+    ) {
+        // Clip 6441: a black last seen at 2.80 s, a white at 2.92 s, both
+        // running at the east frame; a disc over it at 2.83 s.
+        let mut log = FlightLog::default();
+        log.crossed(FrameCrossing {
+            seen_t: 2.8,
+            ..crossing(Piece::Black, 2.83)
+        });
+        log.crossed(FrameCrossing {
+            meets_frame_at: Point2::new(352.0, -16.0),
+            seen_t: 2.92,
+            ..crossing(Piece::White, 2.96)
+        });
+        log.seen(2.83, &[], &[], &[sighting(434.0, -66.0, -30.0)]);
+        assert!(log.flight_of(Piece::Black, 2.83).is_some());
+        assert_eq!(log.flight_of(Piece::White, 2.96), None);
+        // Seen after the white too, the disc may be either.
+        let mut later = FlightLog::default();
+        later.crossed(FrameCrossing {
+            seen_t: 2.8,
+            ..crossing(Piece::Black, 2.83)
+        });
+        later.crossed(FrameCrossing {
+            meets_frame_at: Point2::new(352.0, -16.0),
+            seen_t: 2.82,
+            ..crossing(Piece::White, 2.86)
+        });
+        later.seen(2.83, &[], &[], &[sighting(434.0, -66.0, -30.0)]);
+        assert!(later.flight_of(Piece::White, 2.86).is_some());
     }
 
     #[test]
