@@ -203,6 +203,14 @@ impl Detections {
             .iter()
             .any(|o| o.cause == OcclusionCause::Hand)
     }
+
+    /// Whether a hand over the board in this frame lies within `margin_mm`
+    /// of a board point (its arm's box grown by that much).
+    pub fn hand_near(&self, at: Point2<f64>, margin_mm: f64) -> bool {
+        self.occluders
+            .iter()
+            .any(|o| o.cause == OcclusionCause::Hand && o.covers(at, margin_mm))
+    }
 }
 
 /// A 720p camera over the board as the simulator places one: a metre up,
