@@ -3408,9 +3408,22 @@ fn reconcile_exits(
             continue;
         }
         // Departures kept so far: `pocketed` has been taken out of the
-        // stroke, so `departures_of` would not count it.
+        // stroke, so `departures_of` would not count it. Not those inferred
+        // on weak evidence, matched with the count only after the rest:
+        // the piece that track took over is lost where it was knocked,
+        // far from the pocket (clip 6319: the black's own track, lost as
+        // the striker's took it over, was taken as speeding at the SW
+        // pocket 300 mm off).
+        let weakly_inferred = |q: &PocketedPiece| {
+            stroke.vision.weakly_inferred.iter().any(|weak| {
+                weak.piece == q.piece && Some(weak.pocket) == q.pocket && Some(weak.t) == q.t
+            })
+        };
         let leaving = |piece: Piece| {
-            let into_pockets = pocketed.iter().filter(|q| q.piece == piece).count();
+            let into_pockets = pocketed
+                .iter()
+                .filter(|q| q.piece == piece && !weakly_inferred(q))
+                .count();
             let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
             (into_pockets + off.count()) as u32
         };
@@ -6711,6 +6724,40 @@ mod tests {
         assert_eq!(went_in(1, 80), [(Piece::White, Some(Pocket::Ne))]);
         assert_eq!(went_in(0, 30), [(Piece::Black, Some(Pocket::Ne))]);
         assert_eq!(went_in(1, 30), [(Piece::White, Some(Pocket::Ne))]);
+    }
+
+    /// Clip 6319 as it is now read: the black's own track, lost as the
+    /// striker's took it over, was taken as speeding at the pocket from far
+    /// off (weak evidence). The disc read as a white on the fast track is
+    /// still the black that went in, and the weak pocketing is not counted
+    /// twice.
+    #[test]
+    fn a_carromman_lost_far_from_a_pocket_does_not_stop_a_disc_taken_for_the_striker_being_it() {
+        let south_lines = between_south_lines(60.0);
+        let pocket = pocket_centre(Pocket::Ne);
+        let step = (pocket - south_lines).normalize() * 30.0;
+        let lay = Point2::new(120.0, 120.0);
+        let run = (pocket - lay).normalize() * 40.0;
+        assert!((pocket - lay).norm() - 2.0 * 40.0 > UNSEEN_FAR_FROM_POCKET_MM);
+        let frames = (0..80u32).map(move |i| {
+            let mut discs = Vec::new();
+            match i {
+                0..30 => discs.push(disc(Piece::Black, lay)),
+                30..32 => discs.push(disc(Piece::Black, lay + run * f64::from(i - 29))),
+                _ => {}
+            }
+            if i >= 20 {
+                let at = south_lines + step * f64::from(i - 19);
+                if (at - south_lines).norm() <= (pocket - south_lines).norm() {
+                    discs.push(disc(Piece::White, at));
+                }
+            }
+            (discs, arm_over_the_board(Seat::South, 5..18, i))
+        });
+        assert_eq!(
+            pockets_of_a_disc_taken_for_the_striker(frames, 0),
+            [(Piece::Black, Some(Pocket::Ne))]
+        );
     }
 
     /// The point `x` mm east of the centre midway between south's base lines.
