@@ -557,6 +557,18 @@ mod tests {
     ) {
         // Clip 6441: a black last seen at 2.80 s, a white at 2.92 s, both
         // running at the east frame; a disc over it at 2.83 s.
+        let log = black_then_white_running_east(2.92);
+        assert!(log.flight_of(Piece::Black, 2.83).is_some());
+        assert_eq!(log.flight_of(Piece::White, 2.92 + 0.04), None);
+        // The white last seen before the disc too: it may be either.
+        let later = black_then_white_running_east(2.82);
+        assert!(later.flight_of(Piece::White, 2.82 + 0.04).is_some());
+    }
+
+    /// A black last seen at 2.80 s and a white at `white_seen_t`, both
+    /// running at the east frame (their departures 0.04 s on), and a disc
+    /// over it at 2.83 s.
+    fn black_then_white_running_east(white_seen_t: f64) -> FlightLog {
         let mut log = FlightLog::default();
         log.crossed(FrameCrossing {
             seen_t: 2.8,
@@ -564,25 +576,11 @@ mod tests {
         });
         log.crossed(FrameCrossing {
             meets_frame_at: Point2::new(352.0, -16.0),
-            seen_t: 2.92,
-            ..crossing(Piece::White, 2.96)
+            seen_t: white_seen_t,
+            ..crossing(Piece::White, white_seen_t + 0.04)
         });
         log.seen(2.83, &[], &[], &[sighting(434.0, -66.0, -30.0)]);
-        assert!(log.flight_of(Piece::Black, 2.83).is_some());
-        assert_eq!(log.flight_of(Piece::White, 2.96), None);
-        // Seen after the white too, the disc may be either.
-        let mut later = FlightLog::default();
-        later.crossed(FrameCrossing {
-            seen_t: 2.8,
-            ..crossing(Piece::Black, 2.83)
-        });
-        later.crossed(FrameCrossing {
-            meets_frame_at: Point2::new(352.0, -16.0),
-            seen_t: 2.82,
-            ..crossing(Piece::White, 2.86)
-        });
-        later.seen(2.83, &[], &[], &[sighting(434.0, -66.0, -30.0)]);
-        assert!(later.flight_of(Piece::White, 2.86).is_some());
+        log
     }
 
     #[test]
