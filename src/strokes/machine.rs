@@ -3414,15 +3414,10 @@ fn reconcile_exits(
         // far from the pocket (clip 6319: the black's own track, lost as
         // the striker's took it over, was taken as speeding at the SW
         // pocket 300 mm off).
-        let weakly_inferred = |q: &PocketedPiece| {
-            stroke.vision.weakly_inferred.iter().any(|weak| {
-                weak.piece == q.piece && Some(weak.pocket) == q.pocket && Some(weak.t) == q.t
-            })
-        };
         let leaving = |piece: Piece| {
             let into_pockets = pocketed
                 .iter()
-                .filter(|q| q.piece == piece && !weakly_inferred(q))
+                .filter(|q| q.piece == piece && weak_evidence_of(&stroke.vision, q).is_none())
                 .count();
             let off = stroke.stroke.overboard.iter().filter(|o| o.piece == piece);
             (into_pockets + off.count()) as u32
@@ -3458,20 +3453,10 @@ fn reconcile_exits(
     // Pieces the count misses are matched first, in time order, the
     // pocketings seen before the departures over the frame, and those
     // inferred on weak evidence last; the rest are judged one by one.
-    let weakly_inferred = |p: &PocketedPiece| {
-        if p.piece == Piece::Striker {
-            return None;
-        }
-        stroke
-            .vision
-            .weakly_inferred
-            .iter()
-            .find(|weak| {
-                weak.piece == p.piece && Some(weak.pocket) == p.pocket && Some(weak.t) == p.t
-            })
-            .map(|weak| weak.from)
-    };
-    let weak: Vec<Option<WeakEvidence>> = pocketed.iter().map(weakly_inferred).collect();
+    let weak: Vec<Option<WeakEvidence>> = pocketed
+        .iter()
+        .map(|p| weak_evidence_of(&stroke.vision, p))
+        .collect();
     let mut kept_pocketed = vec![false; pocketed.len()];
     for (i, p) in pocketed.iter().enumerate() {
         if weak[i].is_none() {
@@ -5042,6 +5027,23 @@ struct WeakPocketing {
     pocket: Pocket,
     t: f64,
     from: WeakEvidence,
+}
+
+/// What `pocketed` was inferred from, where it is one of `vision`'s
+/// [`WeakPocketing`]s (never a striker's).
+fn weak_evidence_of(vision: &VisionExtra, pocketed: &PocketedPiece) -> Option<WeakEvidence> {
+    if pocketed.piece == Piece::Striker {
+        return None;
+    }
+    vision
+        .weakly_inferred
+        .iter()
+        .find(|weak| {
+            weak.piece == pocketed.piece
+                && Some(weak.pocket) == pocketed.pocket
+                && Some(weak.t) == pocketed.t
+        })
+        .map(|weak| weak.from)
 }
 
 /// What a [`WeakPocketing`] was judged from.
@@ -11160,26 +11162,24 @@ mod tests {
             pocketed_in(&[stroke])
         };
         let on_its_way = ne + Vector2::new(-110.0, -62.0);
-        assert_eq!(
-            judged(on_its_way, false, true),
-            vec![(Piece::Striker, Some(Pocket::Ne))]
-        );
-        // The striker rests on the board: the white went in.
-        assert_eq!(
-            judged(on_its_way, true, true),
-            vec![(Piece::White, Some(Pocket::Ne))]
-        );
-        // Lost far from that pocket: lost elsewhere, not on the way in.
         let far = ne + Vector2::new(-300.0, -100.0);
-        assert_eq!(
-            judged(far, false, true),
-            vec![(Piece::White, Some(Pocket::Ne))]
-        );
-        // A white the count at rest misses went in as a white.
-        assert_eq!(
-            judged(on_its_way, false, false),
-            vec![(Piece::White, Some(Pocket::Ne))]
-        );
+        // (striker lost at, striker at rest, kept against the count): what went in.
+        let cases = [
+            ((on_its_way, false, true), Piece::Striker),
+            // The striker rests on the board: the white went in.
+            ((on_its_way, true, true), Piece::White),
+            // Lost far from that pocket: lost elsewhere, not on the way in.
+            ((far, false, true), Piece::White),
+            // A white the count at rest misses went in as a white.
+            ((on_its_way, false, false), Piece::White),
+        ];
+        for ((lost_at, striker_rests, kept), piece) in cases {
+            assert_eq!(
+                judged(lost_at, striker_rests, kept),
+                vec![(piece, Some(Pocket::Ne))],
+                "striker lost at {lost_at:?}, at rest {striker_rests}, kept {kept}"
+            );
+        }
     }
 
     /// `stroke`, judged at rest in `at_rest`, once its rest's piece number

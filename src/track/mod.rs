@@ -502,7 +502,7 @@ fn lose(
     track: &Track,
     frame_dt: f64,
     t: f64,
-    hand_present: bool,
+    hand_near: bool,
     recently_lost: &mut Vec<LostPiece>,
 ) -> TrackEvent {
     let piece = track.seen_as_on_its_run().unwrap_or(track.piece);
@@ -526,7 +526,7 @@ fn lose(
         heading_to: track.position + track.velocity * frame_dt,
         speed: track.speed(),
         t,
-        hand_present,
+        hand_present: hand_near,
     }
 }
 
