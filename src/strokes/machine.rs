@@ -2385,7 +2385,7 @@ impl StrokeMachine {
                 heading_to,
                 last_seen,
                 t,
-                hand_present,
+                hand_near,
                 speed,
             } = *event
             {
@@ -2570,7 +2570,7 @@ impl StrokeMachine {
                         None
                     }
                     Exit::Nowhere => {
-                        let pocket = if hand_present && speed >= options.hit_speed {
+                        let pocket = if hand_near && speed >= options.hit_speed {
                             // A hand over the board hides what it moves.
                             None
                         } else if speed >= options.hit_speed {
@@ -2654,7 +2654,7 @@ impl StrokeMachine {
                                     // stepped 15 mm straight at it, then lay
                                     // hidden under north's hand, and the
                                     // count at rest missed a black).
-                                    if piece == Piece::Striker || hand_present {
+                                    if piece == Piece::Striker || hand_near {
                                         return None;
                                     }
                                     knocked_from_rest_towards(
@@ -2667,7 +2667,7 @@ impl StrokeMachine {
                                 })
                         };
                         let knocked_in_unseen = match pocket {
-                            None if !hand_present && piece != Piece::Striker => {
+                            None if !hand_near && piece != Piece::Striker => {
                                 knocked_in_as_tracks_swapped(
                                     &self.recent,
                                     frame,
@@ -2702,7 +2702,7 @@ impl StrokeMachine {
                                             .any(|t| t.piece == Piece::Striker && t.id != id),
                                 })
                             }
-                            (None, _) if hand_present => {}
+                            (None, _) if hand_near => {}
                             (None, Some(knocked)) => knocked.record_in(current, t),
                             (None, None) if found_here.is_some() => {
                                 if let Some(k) = found_here {
@@ -2811,7 +2811,7 @@ impl StrokeMachine {
                 heading_to,
                 last_seen,
                 t,
-                hand_present: false,
+                hand_near: false,
                 ..
             } = *event
             {
@@ -7780,7 +7780,7 @@ mod tests {
             heading_to: at,
             speed: 0.0,
             t: f64::from(i) * FRAME_S,
-            hand_present: false,
+            hand_near: false,
         };
         let mut machine = StrokeMachine::new(StrokeMachineOptions::default());
         let mut black_gone = None;
@@ -7890,7 +7890,7 @@ mod tests {
                     heading_to: pulled + (pulled - lay),
                     speed: (pulled - lay).norm() * 30.0,
                     t: f64::from(i) * FRAME_S,
-                    hand_present: false,
+                    hand_near: false,
                 }),
                 Some(_) => {}
             }
@@ -7927,10 +7927,10 @@ mod tests {
     /// 6410), so no knock is seen. The black is seen once a step of 15 mm
     /// on along `step` (a unit vector), then followed unseen where it was
     /// last seen for five frames, its track's speed fallen to nothing, and
-    /// lost with a hand in sight (`hand_present`) or not.
+    /// lost with a hand in sight (`hand_near`) or not.
     fn black_stepped_once_then_followed_unseen(
         step: Vector2<f64>,
-        hand_present: bool,
+        hand_near: bool,
     ) -> Vec<SeenStroke> {
         let lay = pocket_centre(Pocket::Nw) + Vector2::new(60.0, -60.0);
         let stepped = lay + step * 15.0;
@@ -7967,12 +7967,12 @@ mod tests {
                     heading_to: stepped,
                     speed: 0.0,
                     t: f64::from(i) * FRAME_S,
-                    hand_present,
+                    hand_near,
                 }),
                 Some(_) => {}
             }
             let mut frame = frame_with(i, tracks, events);
-            frame.hand_present = hand_present && i == struck_in + 6;
+            frame.hand_present = hand_near && i == struck_in + 6;
             machine.push(&frame);
         }
         machine.finish()
@@ -9755,7 +9755,7 @@ mod tests {
                     heading_to: last_seen + along * step_after,
                     speed: step_after * 30.0,
                     t: f64::from(i) * FRAME_S,
-                    hand_present: false,
+                    hand_near: false,
                 });
             }
             match i {
@@ -9866,7 +9866,7 @@ mod tests {
                     heading_to,
                     speed: 1200.0,
                     t: f64::from(i) * FRAME_S,
-                    hand_present: false,
+                    hand_near: false,
                 };
             match i {
                 _ if i < launch => tracks.push(striker.clone()),
@@ -9982,7 +9982,7 @@ mod tests {
                     heading_to: pocket_centre(Pocket::Sw),
                     speed: lost_speed,
                     t: f64::from(i) * FRAME_S,
-                    hand_present: false,
+                    hand_near: false,
                 }),
                 _ => {}
             }

@@ -526,7 +526,7 @@ fn lose(
         heading_to: track.position + track.velocity * frame_dt,
         speed: track.speed(),
         t,
-        hand_present: hand_near,
+        hand_near,
     }
 }
 
@@ -615,7 +615,7 @@ pub enum TrackEvent {
         t: f64,
         /// Whether a hand was over the board near where it went (within
         /// [`HAND_NEAR_A_LOSS_MM`]).
-        hand_present: bool,
+        hand_near: bool,
     },
 }
 
@@ -3188,19 +3188,17 @@ mod tests {
             vanished.extend(tracker.update(&d).events);
         }
         assert_eq!(vanished.len(), 2, "{vanished:?}");
-        let hand_near = |lost: Piece| {
+        let near_a_hand = |lost: Piece| {
             vanished.iter().find_map(|event| match *event {
                 TrackEvent::Vanished {
-                    piece,
-                    hand_present,
-                    ..
-                } if piece == lost => Some(hand_present),
+                    piece, hand_near, ..
+                } if piece == lost => Some(hand_near),
                 _ => None,
             })
         };
         // 280 mm from the hand's box, and 60 mm from it.
-        assert_eq!(hand_near(Piece::Queen), Some(false));
-        assert_eq!(hand_near(Piece::White), Some(true));
+        assert_eq!(near_a_hand(Piece::Queen), Some(false));
+        assert_eq!(near_a_hand(Piece::White), Some(true));
         let black = tracker.tracks().find(|t| t.piece == Piece::Black).unwrap();
         assert!(black.hidden);
         assert_eq!(black.position, Point2::new(100.0, 100.0));
