@@ -2674,6 +2674,13 @@ impl StrokeMachine {
                                     (id, piece, last_seen),
                                     striker,
                                 )
+                                .or_else(|| {
+                                    ran_in_as_tracks_swapped(
+                                        &self.recent,
+                                        frame,
+                                        (id, piece, last_seen),
+                                    )
+                                })
                             }
                             _ => None,
                         };
@@ -3569,6 +3576,9 @@ fn reconcile_exits(
                 }
                 WeakEvidence::KnockedInAsTracksSwapped => {
                     format!("knocked unseen from beside the {pocket} pocket as the tracks swapped")
+                }
+                WeakEvidence::RanInAsTracksSwapped => {
+                    format!("seen running at the {pocket} pocket as the tracks swapped")
                 }
             };
             alert(
@@ -5054,19 +5064,25 @@ enum WeakEvidence {
     /// A piece lying beside a pocket, knocked in unseen as its track took
     /// up the piece that knocked it (see [`knocked_in_as_tracks_swapped`]).
     KnockedInAsTracksSwapped,
+    /// A piece running at a pocket, gone in unseen as its track took up
+    /// another piece of its kind (see [`ran_in_as_tracks_swapped`]).
+    RanInAsTracksSwapped,
 }
 
-/// A carromman lying beside a pocket, knocked in unseen by a piece of its
-/// kind whose track was then lost where the carromman's was found again
-/// (see [`knocked_in_as_tracks_swapped`]).
+/// A carromman gone in unseen as its track took up another piece of its
+/// kind, whose own track was then lost: one lying beside a pocket, knocked
+/// in by that piece (see [`knocked_in_as_tracks_swapped`]), or one running
+/// at a pocket (see [`ran_in_as_tracks_swapped`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct KnockedInUnseen {
     piece: Piece,
     pocket: Pocket,
-    /// Where it lay (board mm).
-    lay: Point2<f64>,
-    /// Where the knocking piece's track was last seen (board mm).
+    /// Where it lay, or where it was last seen running (board mm).
+    from: Point2<f64>,
+    /// Where the other piece's track was last seen (board mm).
     lost_at: Point2<f64>,
+    /// Whether it ran at the pocket rather than lay beside it.
+    running: bool,
 }
 
 impl KnockedInUnseen {
@@ -5076,27 +5092,33 @@ impl KnockedInUnseen {
         let Self {
             piece,
             pocket,
-            lay,
+            from,
             lost_at,
+            running,
         } = self;
         stroke.vision.weakly_inferred.push(WeakPocketing {
             piece,
             pocket,
             t,
-            from: WeakEvidence::KnockedInAsTracksSwapped,
+            from: if running {
+                WeakEvidence::RanInAsTracksSwapped
+            } else {
+                WeakEvidence::KnockedInAsTracksSwapped
+            },
         });
-        record_unseen_pocketing(
-            stroke,
-            (piece, pocket, t),
+        let (lost_x, lost_y, pocket_name) = (lost_at.x, lost_at.y, pocket.name());
+        let message = if running {
             format!(
-                "lost sight of a {piece} at ({:.0}, {:.0}) mm as the track of a {piece} that lay by the {} pocket at ({:.0}, {:.0}) mm, knocked towards it, was found again there: the tracks swapped, and the {piece} knocked from beside the pocket is taken as pocketed there if the count at rest misses one",
-                lost_at.x,
-                lost_at.y,
-                pocket.name(),
-                lay.x,
-                lay.y
-            ),
-        );
+                "lost sight of a {piece} at ({lost_x:.0}, {lost_y:.0}) mm as the track of a {piece} last seen running at the {pocket_name} pocket at ({:.0}, {:.0}) mm was found again there: the tracks swapped, and the {piece} running at the pocket is taken as pocketed there if the count at rest misses one",
+                from.x, from.y
+            )
+        } else {
+            format!(
+                "lost sight of a {piece} at ({lost_x:.0}, {lost_y:.0}) mm as the track of a {piece} that lay by the {pocket_name} pocket at ({:.0}, {:.0}) mm, knocked towards it, was found again there: the tracks swapped, and the {piece} knocked from beside the pocket is taken as pocketed there if the count at rest misses one",
+                from.x, from.y
+            )
+        };
+        record_unseen_pocketing(stroke, (piece, pocket, t), message);
     }
 }
 
@@ -5717,10 +5739,74 @@ fn knocked_in_as_tracks_swapped(
             (towards == pocket).then_some(KnockedInUnseen {
                 piece,
                 pocket,
-                lay,
+                from: lay,
                 lost_at: last_seen,
+                running: false,
             })
         })
+}
+
+/// The carromman running at a pocket that went in unseen as its track took
+/// up the piece of its kind that `lost` (last seen at `last_seen`)
+/// followed: a track of a `piece` ran a steady course at the pocket (see
+/// [`running_course`]) and was last seen on it within
+/// [`GLIMPSE_NEAR_POCKET_MM`] of the pocket's centre, and its next
+/// sighting, after `lost` was last seen, lay two diameters or more back
+/// and within one of where `lost` was last seen. Losing the piece at the
+/// pocket's mouth, the tracker gave its track the nearest disc of its kind
+/// (clip 6500: a white struck at the NW pocket, its track last seen 91 mm
+/// from the pocket's centre, took the disc of a white the striker had
+/// nudged, 114 mm back, and that white's track was lost mid-board).
+fn ran_in_as_tracks_swapped(
+    recent: &VecDeque<Positions>,
+    now: &TrackFrame,
+    (lost, piece, last_seen): (TrackId, Piece, Point2<f64>),
+) -> Option<KnockedInUnseen> {
+    let (lost_t, _) = sightings_back(recent, lost, Sightings::Confirmed).next()?;
+    now.tracks
+        .iter()
+        .filter(|other| other.id != lost && other.piece == piece)
+        .find_map(|other| {
+            let seen: Vec<(f64, Point2<f64>)> = recent
+                .iter()
+                .filter_map(|f| f.disc(other.id).map(|(at, _)| (f.t, at)))
+                .collect();
+            let took_over = (1..seen.len()).rev().find(|&j| {
+                let (t, at) = seen[j];
+                t > lost_t
+                    && (at - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM
+                    && (at - seen[j - 1].1).norm() >= 4.0 * CARROMMAN_RADIUS_MM
+            })?;
+            let running = &seen[..took_over];
+            let course = running_course(running)?;
+            let (_, from) = *running.last()?;
+            let pocket = pocket_ahead(from, course, course.norm())?;
+            ((pocket_centre(pocket) - from).norm() <= GLIMPSE_NEAR_POCKET_MM).then_some(
+                KnockedInUnseen {
+                    piece,
+                    pocket,
+                    from,
+                    lost_at: last_seen,
+                    running: true,
+                },
+            )
+        })
+}
+
+/// The velocity (mm/s) of the steady course at [`STALL_MIN_SPEED_MM_S`] or
+/// more that `seen` (sightings, s and board mm, in time order) ends on:
+/// over its last two steps, or over the two before a last sighting on the
+/// spot of the one before it (the tail of its blur, see
+/// [`course_before_a_stall`]).
+fn running_course(seen: &[(f64, Point2<f64>)]) -> Option<Vector2<f64>> {
+    let n = seen.len();
+    let stalled = n >= 2 && (seen[n - 1].1 - seen[n - 2].1).norm() <= SAME_SPOT_MM;
+    let end = if stalled { n - 1 } else { n };
+    let [a, b, c] = *seen.get(end.checked_sub(3)?..end)? else {
+        return None;
+    };
+    let (before, last) = (velocity_between(a, b), velocity_between(b, c));
+    (last.norm() >= STALL_MIN_SPEED_MM_S && steady_course(before, last)).then_some(last)
 }
 
 /// Where the track `id` last lay still in the `recent` frames before it
@@ -10421,7 +10507,7 @@ mod tests {
                 ),
                 TrackId(9),
             )
-            .map(|knocked| (knocked.pocket, knocked.lay))
+            .map(|knocked| (knocked.pocket, knocked.from))
         };
         assert_eq!(
             judge((-304.0, 312.0), (-262.0, 346.0), 5),
@@ -10435,6 +10521,75 @@ mod tests {
         assert_eq!(judge((-200.0, 210.0), (-158.0, 244.0), 5), None);
     }
 
+    /// Clip 6500: a white (track 49) struck at the NW pocket ran at it at
+    /// about 1000 mm/s, was last seen on its course 91 mm from the pocket's
+    /// centre (the tail of its blur, on the spot of the sighting before),
+    /// and was next seen 114 mm back, on a white (track 3) the striker had
+    /// nudged, whose own track was lost there a frame before. The same
+    /// swap is no pocketing where the runner came back while track 3 was
+    /// still in sight (two discs), where it ran too slowly to be running
+    /// on unseen, where it ran past the pocket, or where its run ended far
+    /// from it.
+    #[test]
+    fn a_piece_running_at_a_pocket_whose_track_took_up_another_of_its_kind_went_in_unseen() {
+        let nudged = (-194.0, 228.0);
+        let judge = |shift: (f64, f64), pace: f64, turn: f64, back_at: usize| {
+            let run = |k: f64| {
+                let (dx, dy) = (-19.5 * pace * k, 25.5 * pace * k);
+                let (c, s) = (turn.cos(), turn.sin());
+                (
+                    -262.0 + shift.0 + c * dx - s * dy,
+                    218.0 + shift.1 + s * dx + c * dy,
+                )
+            };
+            let mut frames: Vec<Vec<(u32, (f64, f64))>> = vec![
+                vec![(49, run(0.0)), (3, (-198.0, 212.0))],
+                vec![(49, run(1.0)), (3, (-196.0, 220.0))],
+                vec![(49, run(2.0)), (3, nudged)],
+                // The tail of its blur: on the spot of the sighting before.
+                vec![(49, run(2.0 + 0.05 / pace)), (3, nudged)],
+                vec![(49, (-194.0, 232.0))],
+                vec![(49, (-194.0, 232.0))],
+            ];
+            for (i, frame) in frames.iter_mut().enumerate() {
+                if i >= back_at && i < 4 {
+                    frame.retain(|&(id, _)| id != 49);
+                    frame.push((49, (-194.0, 232.0)));
+                }
+            }
+            let recent: VecDeque<Positions> = frames
+                .into_iter()
+                .enumerate()
+                .map(|(i, discs)| positions(i as f64 * FRAME_S, discs))
+                .collect();
+            let now = frame_with(
+                5,
+                vec![track_of(49, Piece::White, Point2::new(-194.0, 232.0))],
+                Vec::new(),
+            );
+            ran_in_as_tracks_swapped(
+                &recent,
+                &now,
+                (TrackId(3), Piece::White, Point2::new(nudged.0, nudged.1)),
+            )
+            .map(|went| (went.pocket, went.from.map(f64::round), went.running))
+        };
+        let last_on_its_course = Point2::new(-302.0, 270.0);
+        assert_eq!(
+            judge((0.0, 0.0), 1.0, 0.0, 4),
+            Some((Pocket::Nw, last_on_its_course, true))
+        );
+        assert!((last_on_its_course - pocket_centre(Pocket::Nw)).norm() < 95.0);
+        // Back on the nudged white while its own track was in sight.
+        assert_eq!(judge((0.0, 0.0), 1.0, 0.0, 3), None);
+        // At a third of the pace: a piece slowing down, not running on.
+        assert_eq!(judge((0.0, 0.0), 0.3, 0.0, 4), None);
+        // Turned 50° off the pocket: it ran at the west cushion.
+        assert_eq!(judge((0.0, 0.0), 1.0, 0.87, 4), None);
+        // The same run ending 200 mm short of the pocket.
+        assert_eq!(judge((120.0, -156.0), 1.0, 0.0, 4), None);
+    }
+
     /// A pocketing judged from the swap above is the count's to keep: kept
     /// where the count at rest misses a white, dropped where it does not.
     #[test]
@@ -10444,8 +10599,9 @@ mod tests {
             KnockedInUnseen {
                 piece: Piece::White,
                 pocket: Pocket::Nw,
-                lay: Point2::new(-304.0, 312.0),
+                from: Point2::new(-304.0, 312.0),
                 lost_at: Point2::new(-266.0, 334.0),
+                running: false,
             }
             .record_in(&mut stroke, 10.5);
             let mut tracks = carrommen_in_a_row(whites_at_rest, 9);
