@@ -5723,27 +5723,23 @@ fn knocked_in_as_tracks_swapped(
     (lost, piece, last_seen): (TrackId, Piece, Point2<f64>),
     striker: TrackId,
 ) -> Option<KnockedInUnseen> {
-    let (lost_t, _) = sightings_back(recent, lost, Sightings::Confirmed).next()?;
-    now.tracks
-        .iter()
-        .filter(|other| other.id != lost && other.piece == piece)
-        .find_map(|other| {
-            let (lay, again_t, again) = found_again_away_from_rest(recent, other.id)?;
-            let took_over =
-                again_t > lost_t && (again - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM;
-            let (pocket, distance) = nearest_pocket(lay);
-            if !took_over || distance > BESIDE_POCKET_MM {
-                return None;
-            }
-            let (towards, _) = knocked_towards(recent, other.id, lay, striker)?;
-            (towards == pocket).then_some(KnockedInUnseen {
-                piece,
-                pocket,
-                from: lay,
-                lost_at: last_seen,
-                running: false,
-            })
+    let (lost_t, mut others) = others_of_its_kind(recent, now, lost, piece)?;
+    others.find_map(|other| {
+        let (lay, again_t, again) = found_again_away_from_rest(recent, other.id)?;
+        let took_over = again_t > lost_t && (again - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM;
+        let (pocket, distance) = nearest_pocket(lay);
+        if !took_over || distance > BESIDE_POCKET_MM {
+            return None;
+        }
+        let (towards, _) = knocked_towards(recent, other.id, lay, striker)?;
+        (towards == pocket).then_some(KnockedInUnseen {
+            piece,
+            pocket,
+            from: lay,
+            lost_at: last_seen,
+            running: false,
         })
+    })
 }
 
 /// The carromman running at a pocket that went in unseen as its track took
@@ -5762,35 +5758,49 @@ fn ran_in_as_tracks_swapped(
     now: &TrackFrame,
     (lost, piece, last_seen): (TrackId, Piece, Point2<f64>),
 ) -> Option<KnockedInUnseen> {
+    let (lost_t, mut others) = others_of_its_kind(recent, now, lost, piece)?;
+    others.find_map(|other| {
+        let seen: Vec<(f64, Point2<f64>)> = recent
+            .iter()
+            .filter_map(|f| f.disc(other.id).map(|(at, _)| (f.t, at)))
+            .collect();
+        let took_over = (1..seen.len()).rev().find(|&j| {
+            let (t, at) = seen[j];
+            t > lost_t
+                && (at - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM
+                && (at - seen[j - 1].1).norm() >= 4.0 * CARROMMAN_RADIUS_MM
+        })?;
+        let running = &seen[..took_over];
+        let course = running_course(running)?;
+        let (_, from) = *running.last()?;
+        let pocket = pocket_ahead(from, course, course.norm())?;
+        ((pocket_centre(pocket) - from).norm() <= GLIMPSE_NEAR_POCKET_MM).then_some(
+            KnockedInUnseen {
+                piece,
+                pocket,
+                from,
+                lost_at: last_seen,
+                running: true,
+            },
+        )
+    })
+}
+
+/// When `lost` was last seen in the `recent` frames (s), and the other
+/// tracks in `now` of its kind `piece`: those that may have taken up its
+/// disc as their own piece went from sight.
+fn others_of_its_kind<'a>(
+    recent: &VecDeque<Positions>,
+    now: &'a TrackFrame,
+    lost: TrackId,
+    piece: Piece,
+) -> Option<(f64, impl Iterator<Item = &'a Track>)> {
     let (lost_t, _) = sightings_back(recent, lost, Sightings::Confirmed).next()?;
-    now.tracks
+    let others = now
+        .tracks
         .iter()
-        .filter(|other| other.id != lost && other.piece == piece)
-        .find_map(|other| {
-            let seen: Vec<(f64, Point2<f64>)> = recent
-                .iter()
-                .filter_map(|f| f.disc(other.id).map(|(at, _)| (f.t, at)))
-                .collect();
-            let took_over = (1..seen.len()).rev().find(|&j| {
-                let (t, at) = seen[j];
-                t > lost_t
-                    && (at - last_seen).norm() <= 2.0 * CARROMMAN_RADIUS_MM
-                    && (at - seen[j - 1].1).norm() >= 4.0 * CARROMMAN_RADIUS_MM
-            })?;
-            let running = &seen[..took_over];
-            let course = running_course(running)?;
-            let (_, from) = *running.last()?;
-            let pocket = pocket_ahead(from, course, course.norm())?;
-            ((pocket_centre(pocket) - from).norm() <= GLIMPSE_NEAR_POCKET_MM).then_some(
-                KnockedInUnseen {
-                    piece,
-                    pocket,
-                    from,
-                    lost_at: last_seen,
-                    running: true,
-                },
-            )
-        })
+        .filter(move |other| other.id != lost && other.piece == piece);
+    Some((lost_t, others))
 }
 
 /// The velocity (mm/s) of the steady course at [`STALL_MIN_SPEED_MM_S`] or
