@@ -5106,19 +5106,29 @@ impl KnockedInUnseen {
                 WeakEvidence::KnockedInAsTracksSwapped
             },
         });
-        let (lost_x, lost_y, pocket_name) = (lost_at.x, lost_at.y, pocket.name());
-        let message = if running {
-            format!(
-                "lost sight of a {piece} at ({lost_x:.0}, {lost_y:.0}) mm as the track of a {piece} last seen running at the {pocket_name} pocket at ({:.0}, {:.0}) mm was found again there: the tracks swapped, and the {piece} running at the pocket is taken as pocketed there if the count at rest misses one",
-                from.x, from.y
+        let pocket_name = pocket.name();
+        let (how, which) = if running {
+            (
+                format!(
+                    "last seen running at the {pocket_name} pocket at ({:.0}, {:.0}) mm",
+                    from.x, from.y
+                ),
+                "running at the pocket",
             )
         } else {
-            format!(
-                "lost sight of a {piece} at ({lost_x:.0}, {lost_y:.0}) mm as the track of a {piece} that lay by the {pocket_name} pocket at ({:.0}, {:.0}) mm, knocked towards it, was found again there: the tracks swapped, and the {piece} knocked from beside the pocket is taken as pocketed there if the count at rest misses one",
-                from.x, from.y
+            (
+                format!("that lay by the {pocket_name} pocket at ({:.0}, {:.0}) mm, knocked towards it,", from.x, from.y),
+                "knocked from beside the pocket",
             )
         };
-        record_unseen_pocketing(stroke, (piece, pocket, t), message);
+        record_unseen_pocketing(
+            stroke,
+            (piece, pocket, t),
+            format!(
+                "lost sight of a {piece} at ({:.0}, {:.0}) mm as the track of a {piece} {how} was found again there: the tracks swapped, and the {piece} {which} is taken as pocketed there if the count at rest misses one",
+                lost_at.x, lost_at.y
+            ),
+        );
     }
 }
 
@@ -5973,13 +5983,16 @@ fn two_steps(frames: [&Positions; 3], id: TrackId) -> Option<(Vector2<f64>, Vect
 /// its sighting before, 53 mm short of the pocket's centre, and its track's
 /// velocity from that step pointed back the way it came.
 fn course_before_a_stall(recent: &VecDeque<Positions>, id: TrackId) -> Option<Vector2<f64>> {
-    let mut seen = sightings_back(recent, id, Sightings::Confirmed);
-    let (d, c, b, a) = (seen.next()?, seen.next()?, seen.next()?, seen.next()?);
-    let (before, last) = (velocity_between(a, b), velocity_between(b, c));
-    ((d.1 - c.1).norm() <= SAME_SPOT_MM
-        && last.norm() >= STALL_MIN_SPEED_MM_S
-        && steady_course(before, last))
-    .then_some(last)
+    let mut last_four: Vec<(f64, Point2<f64>)> = sightings_back(recent, id, Sightings::Confirmed)
+        .take(4)
+        .collect();
+    last_four.reverse();
+    let [_, _, (_, c), (_, d)] = last_four[..] else {
+        return None;
+    };
+    ((d - c).norm() <= SAME_SPOT_MM)
+        .then(|| running_course(&last_four))
+        .flatten()
 }
 
 /// Speed (mm/s) of a course from which a piece's last sighting on its
